@@ -1,0 +1,182 @@
+"""The contract every game engine follows (see docs/engine.md).
+
+Modelled on python-chess: a game is a plain object with a handful of typed methods.
+Actions are short strings in the game's text notation; ``legal_actions`` is the single
+source of truth for what is allowed, and ``play`` refuses anything else with
+:class:`IllegalAction` without changing the game.
+
+Engines are pure: no discord, asyncio, sqlite or clock imports. All randomness comes from
+:class:`engine.rng.Rng`, whose state lives inside the game's state.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+class IllegalAction(Exception):
+    """An action that the rules do not allow now. ``str(err)`` is readable by a player."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for announcing.
+
+    ``to`` is ``None`` for a public event (anyone may read ``text``) or the id of the one
+    player allowed to see it. Private events must never reach a public message.
+    """
+
+    kind: str
+    text: str
+    to: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "to": self.to, "data": self.data}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Event:
+        return cls(kind=d["kind"], text=d["text"], to=d.get("to"), data=dict(d.get("data", {})))
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a finished game ended.
+
+    ``ranking`` lists places best first; players sharing a place are in one inner list.
+    """
+
+    scores: dict[str, float]
+    ranking: list[list[str]]
+    reason: str
+
+    @property
+    def winners(self) -> list[str]:
+        return list(self.ranking[0]) if self.ranking else []
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scores": self.scores, "ranking": self.ranking, "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Result:
+        return cls(scores=dict(d["scores"]), ranking=[list(p) for p in d["ranking"]], reason=d["reason"])
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of ``new_game``: its type, default and allowed values, for help and parsing."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None  # allowed values; None = any value of the default's type
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def parse(self, raw: str) -> Any:
+        """Turn user text into a value, or raise ValueError naming what is allowed."""
+        raw = raw.strip()
+        kind = type(self.default)
+        value: Any
+        if kind is bool:
+            low = raw.lower()
+            if low in ("1", "true", "yes", "on"):
+                value = True
+            elif low in ("0", "false", "no", "off"):
+                value = False
+            else:
+                raise ValueError(f"`{self.name}` takes on or off, not `{raw}`")
+        elif kind is int:
+            try:
+                value = int(raw)
+            except ValueError:
+                raise ValueError(f"`{self.name}` takes a whole number, not `{raw}`") from None
+        else:
+            value = raw
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise ValueError(f"`{self.name}` must be one of: {allowed} (not `{raw}`)")
+        if self.minimum is not None and value < self.minimum:
+            raise ValueError(f"`{self.name}` must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise ValueError(f"`{self.name}` must be at most {self.maximum}")
+        return value
+
+
+class Game(ABC):
+    """Base class of every game. Subclasses set the class attributes and implement the methods.
+
+    Player ids are opaque strings chosen by the caller (the bot uses seat ids such as ``"p1"``).
+    """
+
+    NAME: ClassVar[str]  # registry key, e.g. "ninesons"
+    TITLE: ClassVar[str]  # shown to people
+    MIN_PLAYERS: ClassVar[int]
+    MAX_PLAYERS: ClassVar[int]
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
+    STATE_VERSION: ClassVar[int] = 1
+
+    players: list[str]
+
+    # -- whose move ---------------------------------------------------------------------
+    @abstractmethod
+    def to_act(self) -> list[str]:
+        """Players who may act now (several at once during simultaneous phases)."""
+
+    @abstractmethod
+    def legal_actions(self, player: str) -> list[str]:
+        """Every legal action for ``player`` now, in text notation, sorted. Empty if none."""
+
+    @abstractmethod
+    def play(self, player: str, action: str) -> list[Event]:
+        """Apply one action; raise :class:`IllegalAction` (changing nothing) if it is not legal."""
+
+    def is_private_action(self, player: str, action: str) -> bool:
+        """True when offering or announcing ``action`` would reveal hidden information (a card
+        being planned, a Magic Item in hand). Such actions are offered only in ``player``'s
+        private prompt (DM or ephemeral), never as public buttons, and their events must be
+        private. Default: every action is public."""
+        return False
+
+    # -- what people see ----------------------------------------------------------------
+    @abstractmethod
+    def view(self, player: str | None) -> dict[str, Any]:
+        """What ``player`` may see; ``None`` is a spectator. JSON-safe."""
+
+    def describe_action(self, player: str, action: str) -> str:
+        """A short human label for an action (button text). Default: the notation itself."""
+        return action
+
+    # -- persistence --------------------------------------------------------------------
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe state including the RNG; ``from_dict(to_dict())`` is an exact copy."""
+
+    @classmethod
+    @abstractmethod
+    def from_dict(cls, d: dict[str, Any]) -> Game:
+        """Rebuild a game saved with :meth:`to_dict`."""
+
+    # -- the end ------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def result(self) -> Result | None:
+        """``None`` while the game runs."""
+
+
+def check_legal(game: Game, player: str, action: str) -> None:
+    """Raise IllegalAction with a readable reason unless ``action`` is legal for ``player``."""
+    if game.is_over:
+        raise IllegalAction("The game is over.")
+    if player not in game.players:
+        raise IllegalAction("You are not playing in this game.")
+    if player not in game.to_act():
+        raise IllegalAction("It is not your turn.")
+    if action not in game.legal_actions(player):
+        raise IllegalAction(f"`{action}` is not a legal action now. Try /play to see the options.")
