@@ -1,0 +1,18 @@
+"""Discord-free game sessions: the layer between the bot's cogs and engine + storage."""
+
+from sessions.errors import NotAllowed, SessionError, StaleAction
+from sessions.service import Actor, GameService, Outcome, parse_options
+from sessions.settings import SETTINGS, GuildSettings, parse_setting
+
+__all__ = [
+    "SETTINGS",
+    "Actor",
+    "GameService",
+    "GuildSettings",
+    "NotAllowed",
+    "Outcome",
+    "SessionError",
+    "StaleAction",
+    "parse_options",
+    "parse_setting",
+]

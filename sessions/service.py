@@ -1,0 +1,429 @@
+"""The Discord-free session layer: lobbies, seats, actions, AI turns, timers, results.
+
+Every public method loads the game from the database, checks who may do what, applies the
+change through the engine, saves it in one transaction, and only then returns an
+:class:`Outcome` for the caller to announce. A per-game ``asyncio.Lock`` serialises changes to
+one game; different games run concurrently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine import Event, Game, IllegalAction, registry
+from engine.registry import GameInfo
+from sessions.errors import NotAllowed, SessionError, StaleAction
+from sessions.settings import GuildSettings
+from storage import ActionRow, Database, GameRecord, ResultRow, SeatRecord
+
+log = logging.getLogger(__name__)
+
+TURN_TIMER = "turn"
+# A runaway engine or AI must never spin the bot forever.
+_MAX_AUTOMATIC_ACTIONS = 5000
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is asking: a Discord user, with whether they hold Manage Guild."""
+
+    user_id: int
+    name: str
+    is_admin: bool = False
+
+
+@dataclass
+class Outcome:
+    """What a request changed, for the caller to announce (after it was saved)."""
+
+    record: GameRecord
+    game: Game | None = None
+    events: list[Event] = field(default_factory=list)
+    notice: str | None = None  # a short private acknowledgement for the actor
+    changed: bool = True
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {s.seat: s.display_name for s in self.record.seats}
+
+
+class GameService:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+    ) -> None:
+        self.db = db
+        self._clock = clock
+        self._seed_source = seed_source
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    async def settings(self, guild_id: int) -> GuildSettings:
+        return GuildSettings.from_stored(await self.db.guild_settings(guild_id))
+
+    # -- lobby ----------------------------------------------------------------------------
+    async def create(
+        self, kind: str, guild_id: int, channel_id: int, host: Actor, options_text: str = ""
+    ) -> GameRecord:
+        try:
+            info = registry.get(kind)
+        except KeyError as exc:
+            raise SessionError(str(exc.args[0])) from None
+        settings = await self.settings(guild_id)
+        if kind not in settings["enabled_games"]:
+            raise NotAllowed(f"{info.title} is turned off in this server (`/config set enabled_games`).")
+        if not settings.channel_allowed(channel_id):
+            raise NotAllowed("Games can't be started in this channel. An admin can change `allowed_channels`.")
+        options = parse_options(info, options_text)
+        host_seat = SeatRecord(seat="p1", position=0, user_id=host.user_id, ai_level=None, display_name=host.name)
+        return await self.db.create_game(
+            kind=kind,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_user_id=host.user_id,
+            options=options,
+            seed=self._seed_source(),
+            seats=[host_seat],
+        )
+
+    async def join(self, game_id: int, actor: Actor) -> Outcome:
+        async with self.lock(game_id):
+            rec = await self._lobby(game_id)
+            if rec.seat_of_user(actor.user_id):
+                raise SessionError("You are already in this lobby.")
+            info = registry.get(rec.kind)
+            if len(rec.seats) >= info.game_class.MAX_PLAYERS:
+                raise SessionError(f"The lobby is full ({info.game_class.MAX_PLAYERS} seats).")
+            seats = [*rec.seats, self._new_seat(rec, user_id=actor.user_id, name=actor.name)]
+            return await self._save_lobby(rec, seats, f"{actor.name} joined.")
+
+    async def leave(self, game_id: int, actor: Actor) -> Outcome:
+        async with self.lock(game_id):
+            rec = await self._lobby(game_id)
+            seat = rec.seat_of_user(actor.user_id)
+            if seat is None:
+                raise SessionError("You are not in this lobby.")
+            seats = _renumber([s for s in rec.seats if s is not seat])
+            humans = [s for s in seats if not s.is_ai]
+            if not humans:
+                await self.db.save_game(rec.id, rec.version, status="cancelled", seats=seats, clear_timers=True)
+                return Outcome(await self.db.load_game(rec.id), notice="The lobby was closed: nobody is left.")
+            if rec.host_user_id == actor.user_id:
+                # The host left: the longest-seated human takes over, so the lobby still has an owner.
+                await self._set_host(rec.id, humans[0].user_id)
+            return await self._save_lobby(rec, seats, f"{actor.name} left.")
+
+    async def add_ai(self, game_id: int, actor: Actor, level: str | None = None) -> Outcome:
+        async with self.lock(game_id):
+            rec = await self._lobby(game_id)
+            self._require_host(rec, actor, "add AI seats")
+            settings = await self.settings(rec.guild_id)
+            if not settings["ai_seats"]:
+                raise NotAllowed("AI seats are turned off in this server.")
+            info = registry.get(rec.kind)
+            level = level or info.ai_levels[min(1, len(info.ai_levels) - 1)]
+            if level not in info.ai_levels:
+                raise SessionError(f"AI level must be one of: {', '.join(info.ai_levels)}.")
+            if len(rec.seats) >= info.game_class.MAX_PLAYERS:
+                raise SessionError(f"The lobby is full ({info.game_class.MAX_PLAYERS} seats).")
+            number = sum(1 for s in rec.seats if s.is_ai) + 1
+            seat = self._new_seat(rec, user_id=None, name=f"AI {number} ({level})", ai_level=level)
+            return await self._save_lobby(rec, [*rec.seats, seat], f"An AI seat ({level}) was added.")
+
+    async def start(self, game_id: int, actor: Actor) -> Outcome:
+        async with self.lock(game_id):
+            rec = await self._lobby(game_id)
+            self._require_host(rec, actor, "start the game")
+            info = registry.get(rec.kind)
+            cls = info.game_class
+            if len(rec.seats) < cls.MIN_PLAYERS:
+                raise SessionError(
+                    f"{info.title} needs at least {cls.MIN_PLAYERS} players; {len(rec.seats)} seated. "
+                    "Ask others to Join, or Add AI."
+                )
+            game = info.new_game([s.seat for s in rec.seats], rec.seed, **rec.options)
+            version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), status="active")
+            rec = replace(rec, version=version, status="active", state=game.to_dict())
+            events = [Event("start", f"{info.title} begins!")]
+            outcome = await self._after_change(rec, game, events, previous_to_act=[])
+            return outcome
+
+    async def cancel(self, game_id: int, actor: Actor) -> Outcome:
+        async with self.lock(game_id):
+            rec = await self.db.load_game(game_id)
+            if rec.status not in ("lobby", "active"):
+                raise SessionError("This game has already ended.")
+            if actor.user_id != rec.host_user_id and not actor.is_admin:
+                raise NotAllowed("Only the host or someone with Manage Server can cancel this game.")
+            await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True)
+            rec = await self.db.load_game(rec.id)
+            return Outcome(rec, events=[Event("cancel", f"The game was cancelled by {actor.name}.")])
+
+    # -- playing --------------------------------------------------------------------------
+    async def apply(
+        self, game_id: int, actor: Actor, action: str, *, expected_version: int | None = None
+    ) -> Outcome:
+        """Apply ``action`` for the actor's seat. ``expected_version`` comes from the board the
+        click was made on: an old board is refused, and a repeated click is recognised."""
+        async with self.lock(game_id):
+            rec = await self._running(game_id)
+            seat = rec.seat_of_user(actor.user_id)
+            if seat is None:
+                raise NotAllowed("You are not playing in this game.")
+            if expected_version is not None and expected_version != rec.version:
+                done = await self.db.action_at_version(rec.id, expected_version + 1)
+                if done and done.seat == seat.seat and done.action == action:
+                    return Outcome(rec, notice="Already done.", changed=False)
+                raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
+            game = registry.restore(rec.kind, rec.state or {})
+            if seat.seat not in game.to_act():
+                raise IllegalAction("It is not your turn.")
+            previous = game.to_act()
+            events = game.play(seat.seat, action)
+            seats = None
+            if seat.timeouts_in_a_row:
+                seats = [replace(s, timeouts_in_a_row=0) if s.seat == seat.seat else s for s in rec.seats]
+            rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "player", actor.user_id), seats)
+            return await self._after_change(rec, game, events, previous_to_act=previous)
+
+    async def resign(self, game_id: int, actor: Actor) -> Outcome:
+        async with self.lock(game_id):
+            rec = await self._running(game_id)
+            seat = rec.seat_of_user(actor.user_id)
+            if seat is None:
+                raise NotAllowed("You are not playing in this game.")
+            game = registry.restore(rec.kind, rec.state or {})
+            event = Event("resign", f"{{{seat.seat}}} resigned.")
+            humans_left = [s for s in rec.seats if not s.is_ai and s.seat != seat.seat]
+            if len(rec.seats) == 2 or not humans_left:
+                winners = [s.seat for s in rec.seats if s.seat != seat.seat]
+                result = {
+                    "scores": {},
+                    "ranking": [winners, [seat.seat]] if winners else [[seat.seat]],
+                    "reason": f"{seat.display_name} resigned.",
+                }
+                rec = await self._finish(rec, game, result, resigned={seat.seat}, action=ActionRow(
+                    seat.seat, "resign", "system", actor.user_id))
+                return Outcome(rec, game, [event])
+            # Several players: an AI takes the seat so the others can play on.
+            seats = [replace(s, ai_level="easy") if s.seat == seat.seat else s for s in rec.seats]
+            await self.db.save_game(rec.id, rec.version, actions=[ActionRow(seat.seat, "resign", "system",
+                                                                            actor.user_id)], seats=seats)
+            rec = await self.db.load_game(rec.id)
+            event = Event("resign", f"{{{seat.seat}}} resigned; an AI plays their seat from here.")
+            return await self._after_change(rec, game, [event], previous_to_act=game.to_act())
+
+    async def on_timer(self, game_id: int, purpose: str) -> Outcome | None:
+        """A turn timer ran out: apply the guild's AFK policy. Returns None if nothing was due."""
+        async with self.lock(game_id):
+            rec = await self.db.load_game(game_id)
+            deadline = await self.db.timer(game_id, purpose)
+            if rec.status != "active" or deadline is None:
+                return None
+            if deadline > self._clock() + 0.001:
+                return None  # re-armed meanwhile; the scheduler will come back
+            await self.db.clear_timer(game_id, purpose)
+            game = registry.restore(rec.kind, rec.state or {})
+            settings = await self.settings(rec.guild_id)
+            previous = game.to_act()
+            late = [s for s in rec.seats if s.seat in previous and not s.is_ai]
+            events: list[Event] = []
+            seats = list(rec.seats)
+            for seat in late:
+                strikes = seat.timeouts_in_a_row + 1
+                if strikes >= settings["afk_strikes"] and settings["afk_action"] == "abandon":
+                    await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True)
+                    rec = await self.db.load_game(rec.id)
+                    text = f"{{{seat.seat}}} timed out {strikes} times in a row: the game is abandoned."
+                    return Outcome(rec, game, [Event("abandon", text)])
+                if strikes >= settings["afk_strikes"]:
+                    seats = [replace(s, ai_level="easy", timeouts_in_a_row=strikes) if s.seat == seat.seat else s
+                             for s in seats]
+                    events.append(Event("afk", f"{{{seat.seat}}} timed out {strikes} times in a row: "
+                                               "an AI plays their seat from here."))
+                else:
+                    seats = [replace(s, timeouts_in_a_row=strikes) if s.seat == seat.seat else s for s in seats]
+                    events.append(Event("timeout", f"{{{seat.seat}}} ran out of time; the AI acted for them."))
+            rec.seats = seats
+            # Act for the late seats (easy AI) until they have nothing left to do now.
+            info = registry.get(rec.kind)
+            for seat in late:
+                guard = 0
+                while not game.is_over and seat.seat in game.to_act() and guard < _MAX_AUTOMATIC_ACTIONS:
+                    guard += 1
+                    action = await asyncio.to_thread(
+                        info.choose_ai_action, game, seat.seat, "easy", rec.seed ^ rec.version
+                    )
+                    events += game.play(seat.seat, action)
+                    rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "timeout"), seats)
+                    seats = None  # saved with the first action
+            if seats is not None:
+                await self.db.save_game(rec.id, rec.version, seats=seats)
+                rec = await self.db.load_game(rec.id)
+            return await self._after_change(rec, game, events, previous_to_act=previous)
+
+    # -- reading --------------------------------------------------------------------------
+    async def load(self, game_id: int) -> tuple[GameRecord, Game | None]:
+        rec = await self.db.load_game(game_id)
+        game = registry.restore(rec.kind, rec.state) if rec.state is not None else None
+        return rec, game
+
+    async def replay(self, game_id: int) -> Game:
+        """Rebuild a game from its seed and action log (a check that the log is complete)."""
+        rec = await self.db.load_game(game_id)
+        info = registry.get(rec.kind)
+        players = sorted((s.seat for s in rec.seats), key=lambda p: int(p[1:]))
+        game = info.new_game(players, rec.seed, **rec.options)
+        for logged in await self.db.actions(game_id):
+            if logged.source != "system":
+                game.play(logged.seat, logged.action)
+        return game
+
+    # -- internals ------------------------------------------------------------------------
+    async def _lobby(self, game_id: int) -> GameRecord:
+        rec = await self.db.load_game(game_id)
+        if rec.status != "lobby":
+            raise SessionError("This lobby is closed: the game has started or ended.")
+        return rec
+
+    async def _running(self, game_id: int) -> GameRecord:
+        rec = await self.db.load_game(game_id)
+        if rec.status != "active":
+            raise SessionError(f"This game is not running (it is {rec.status}).")
+        return rec
+
+    @staticmethod
+    def _require_host(rec: GameRecord, actor: Actor, what: str) -> None:
+        if actor.user_id != rec.host_user_id and not actor.is_admin:
+            raise NotAllowed(f"Only the host (or someone with Manage Server) can {what}.")
+
+    def _new_seat(
+        self, rec: GameRecord, *, user_id: int | None, name: str, ai_level: str | None = None
+    ) -> SeatRecord:
+        taken = {s.seat for s in rec.seats}
+        number = next(n for n in range(1, 100) if f"p{n}" not in taken)
+        return SeatRecord(seat=f"p{number}", position=len(rec.seats), user_id=user_id, ai_level=ai_level,
+                          display_name=name)
+
+    async def _set_host(self, game_id: int, user_id: int | None) -> None:
+        await self.db.set_host(game_id, user_id)
+
+    async def _save_lobby(self, rec: GameRecord, seats: list[SeatRecord], text: str) -> Outcome:
+        await self.db.save_game(rec.id, rec.version, seats=_renumber(seats))
+        return Outcome(await self.db.load_game(rec.id), events=[Event("lobby", text)])
+
+    async def _save_action(
+        self, rec: GameRecord, game: Game, row: ActionRow, seats: list[SeatRecord] | None
+    ) -> GameRecord:
+        version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), actions=[row], seats=seats)
+        return replace(rec, version=version, state=None, seats=seats if seats is not None else rec.seats)
+
+    async def _after_change(
+        self, rec: GameRecord, game: Game, events: list[Event], *, previous_to_act: list[str]
+    ) -> Outcome:
+        """Let AI seats act, finish the game if it ended, and re-arm the turn timer."""
+        info = registry.get(rec.kind)
+        guard = 0
+        while not game.is_over and guard < _MAX_AUTOMATIC_ACTIONS:
+            ai_seat = next((s for s in rec.seats if s.is_ai and s.seat in game.to_act()), None)
+            if ai_seat is None:
+                break
+            guard += 1
+            assert ai_seat.ai_level is not None
+            action = await asyncio.to_thread(
+                info.choose_ai_action, game, ai_seat.seat, ai_seat.ai_level, (rec.seed + rec.version) & (2**62 - 1)
+            )
+            events = events + game.play(ai_seat.seat, action)
+            rec = await self._save_action(rec, game, ActionRow(ai_seat.seat, action, "ai"), None)
+        if guard >= _MAX_AUTOMATIC_ACTIONS:
+            log.error("game %s: AI seats acted %s times in a row; stopping", rec.id, guard)
+        if game.is_over and game.result is not None:
+            rec = await self._finish(rec, game, game.result.to_dict())
+        else:
+            await self._arm_turn_timer(rec, game, previous_to_act)
+            rec = await self.db.load_game(rec.id)
+        return Outcome(rec, game, events)
+
+    async def _arm_turn_timer(self, rec: GameRecord, game: Game, previous_to_act: list[str]) -> None:
+        humans = {s.seat for s in rec.seats if not s.is_ai}
+        waiting = [p for p in game.to_act() if p in humans]
+        if not waiting:
+            await self.db.clear_timer(rec.id, TURN_TIMER)
+            return
+        current = await self.db.timer(rec.id, TURN_TIMER)
+        # In a simultaneous phase the deadline stays put as players submit, so nothing about
+        # anyone's (secret) choices can be read from the timer.
+        same_phase = len(previous_to_act) > 1 and set(waiting) <= set(previous_to_act)
+        if current is not None and same_phase:
+            return
+        settings = await self.settings(rec.guild_id)
+        await self.db.set_timer(rec.id, TURN_TIMER, self._clock() + settings.turn_timeout(rec.kind))
+
+    async def _finish(
+        self,
+        rec: GameRecord,
+        game: Game,
+        result: dict[str, Any],
+        *,
+        resigned: set[str] = frozenset(),  # type: ignore[assignment]
+        action: ActionRow | None = None,
+    ) -> GameRecord:
+        rows = []
+        ranking = result["ranking"]
+        tie_at_top = len(ranking[0]) > 1 if ranking else False
+        for place, group in enumerate(ranking, start=1):
+            for seat_id in group:
+                seat = rec.seat(seat_id)
+                if seat.user_id is None:
+                    continue
+                if seat_id in resigned:
+                    outcome = "resigned"
+                elif place == 1:
+                    outcome = "draw" if tie_at_top else "win"
+                else:
+                    outcome = "loss"
+                score = result.get("scores", {}).get(seat_id)
+                rows.append(ResultRow(seat.user_id, place, score, outcome))
+        await self.db.save_game(
+            rec.id, rec.version, status="finished", result=result, results=rows, clear_timers=True,
+            actions=[action] if action else (),
+        )
+        return await self.db.load_game(rec.id)
+
+
+def _renumber(seats: list[SeatRecord]) -> list[SeatRecord]:
+    return [replace(s, position=i) for i, s in enumerate(seats)]
+
+
+def parse_options(info: GameInfo, text: str) -> dict[str, Any]:
+    """``"extended=on team=off"`` -> typed options; ValueError-free: SessionError on bad input."""
+    specs = {o.name: o for o in info.game_class.OPTIONS}
+    values: dict[str, Any] = {}
+    for token in text.replace(",", " ").split():
+        name, sep, raw = token.partition("=")
+        name = name.strip().lower()
+        if name not in specs:
+            known = ", ".join(f"`{n}`" for n in specs) or "none"
+            raise SessionError(f"{info.title} has no option `{name}`. Options: {known}.")
+        spec = specs[name]
+        if not sep:
+            if isinstance(spec.default, bool):
+                raw = "on"
+            else:
+                raise SessionError(f"Write `{name}=<value>` (for example `{name}={spec.default}`).")
+        try:
+            values[name] = spec.parse(raw)
+        except ValueError as exc:
+            raise SessionError(str(exc)) from None
+    return values

@@ -1,0 +1,145 @@
+"""Per-guild settings: every key, its type, default and allowed range, in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+GAME_KINDS = ("farkle", "ninesons", "flagon")
+HIDDEN_PICK_MODES = ("dm", "ephemeral", "both")
+AFK_ACTIONS = ("ai", "abandon")
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    default: Any
+    help: str
+    parse: Callable[[str], Any]  # user text -> value, or ValueError naming what is allowed
+    show: Callable[[Any], str] = str
+
+
+def _int_range(key: str, low: int, high: int) -> Callable[[str], int]:
+    def parse(raw: str) -> int:
+        try:
+            value = int(raw.strip().rstrip("s"))
+        except ValueError:
+            raise ValueError(f"`{key}` takes a whole number from {low} to {high}.") from None
+        if not low <= value <= high:
+            raise ValueError(f"`{key}` must be from {low} to {high} (got {value}).")
+        return value
+
+    return parse
+
+
+def _choice(key: str, choices: tuple[str, ...]) -> Callable[[str], str]:
+    def parse(raw: str) -> str:
+        value = raw.strip().lower()
+        if value not in choices:
+            raise ValueError(f"`{key}` must be one of: {', '.join(choices)} (got `{raw}`).")
+        return value
+
+    return parse
+
+
+def _bool(key: str) -> Callable[[str], bool]:
+    def parse(raw: str) -> bool:
+        value = raw.strip().lower()
+        if value in ("on", "true", "yes", "1"):
+            return True
+        if value in ("off", "false", "no", "0"):
+            return False
+        raise ValueError(f"`{key}` takes on or off (got `{raw}`).")
+
+    return parse
+
+
+def _games(raw: str) -> list[str]:
+    names = [n.strip().lower() for n in raw.replace(",", " ").split() if n.strip()]
+    if raw.strip().lower() == "all":
+        return list(GAME_KINDS)
+    bad = [n for n in names if n not in GAME_KINDS]
+    if bad or not names:
+        raise ValueError(f"`enabled_games` takes `all` or names from: {', '.join(GAME_KINDS)}.")
+    return sorted(set(names))
+
+
+def _channels(raw: str) -> list[int]:
+    """Channel mentions or ids separated by spaces; `all` clears the list."""
+    if raw.strip().lower() in ("all", "any", ""):
+        return []
+    ids = []
+    for token in raw.replace(",", " ").split():
+        digits = token.strip("<#>")
+        if not digits.isdigit():
+            raise ValueError("`allowed_channels` takes channel mentions (#games) or ids, or `all`.")
+        ids.append(int(digits))
+    return sorted(set(ids))
+
+
+def _show_channels(value: list[int]) -> str:
+    return " ".join(f"<#{c}>" for c in value) if value else "all channels"
+
+
+SETTINGS: dict[str, Setting] = {
+    s.key: s
+    for s in [
+        Setting("allowed_channels", [], "Channels where games may be started (`all` for any).",
+                _channels, _show_channels),
+        Setting("enabled_games", list(GAME_KINDS), "Games that may be started here (`all` or names).",
+                _games, lambda v: ", ".join(v)),
+        Setting("turn_timeout.farkle", 300, "Seconds a Dragon Farkle player has to act (30–86400).",
+                _int_range("turn_timeout.farkle", 30, 86400)),
+        Setting("turn_timeout.ninesons", 600, "Seconds a Nine Sons player has to move (30–86400).",
+                _int_range("turn_timeout.ninesons", 30, 86400)),
+        Setting("turn_timeout.flagon", 600, "Seconds for a Dragon & Flagon planning phase or choice (30–86400).",
+                _int_range("turn_timeout.flagon", 30, 86400)),
+        Setting("afk_strikes", 3, "Timeouts in a row before the AFK action applies (1–10).",
+                _int_range("afk_strikes", 1, 10)),
+        Setting("afk_action", "ai", "After that many timeouts: `ai` takes the seat, or `abandon` ends the game.",
+                _choice("afk_action", AFK_ACTIONS)),
+        Setting("hidden_pick_mode", "both",
+                "How private prompts reach players: `dm`, `ephemeral` (a button on the board), or `both`.",
+                _choice("hidden_pick_mode", HIDDEN_PICK_MODES)),
+        Setting("ai_seats", True, "Whether AI seats may be added to games (on/off).", _bool("ai_seats"),
+                lambda v: "on" if v else "off"),
+        Setting("images", True, "Board images (on) or text boards only (off).", _bool("images"),
+                lambda v: "on" if v else "off"),
+    ]
+}
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """A guild's settings: stored values over defaults."""
+
+    values: dict[str, Any]
+
+    @classmethod
+    def from_stored(cls, stored: dict[str, Any]) -> GuildSettings:
+        values = {key: s.default for key, s in SETTINGS.items()}
+        values.update({k: v for k, v in stored.items() if k in SETTINGS})
+        return cls(values)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key]
+
+    def turn_timeout(self, kind: str) -> int:
+        return int(self.values.get(f"turn_timeout.{kind}", 300))
+
+    def channel_allowed(self, channel_id: int) -> bool:
+        allowed = self.values["allowed_channels"]
+        return not allowed or channel_id in allowed
+
+    def describe(self) -> list[tuple[str, str, str]]:
+        """(key, shown value, help) for /config show."""
+        return [(k, s.show(self.values[k]), s.help) for k, s in SETTINGS.items()]
+
+
+def parse_setting(key: str, raw: str) -> Any:
+    """Parse a /config set value; ValueError with the allowed values on bad input."""
+    setting = SETTINGS.get(key)
+    if setting is None:
+        raise ValueError(f"Unknown setting `{key}`. Settings: {', '.join(SETTINGS)}.")
+    return setting.parse(raw)

@@ -1,0 +1,73 @@
+"""Runs the turn timers stored in the database: one asyncio task per pending deadline.
+
+Deadlines live in the database, so a restart loses none: ``start()`` re-arms every stored
+timer, and ``refresh(game_id)`` follows the database after each change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from sessions.service import TURN_TIMER, GameService, Outcome
+
+log = logging.getLogger(__name__)
+
+OutcomeHandler = Callable[[Outcome], Awaitable[None]]
+
+
+class TimerScheduler:
+    def __init__(self, service: GameService, on_outcome: OutcomeHandler, clock: Callable[[], float]) -> None:
+        self._service = service
+        self._on_outcome = on_outcome
+        self._clock = clock
+        self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
+
+    async def start(self) -> int:
+        """Arm every timer in the database; returns how many."""
+        timers = await self._service.db.timers()
+        for game_id, purpose, deadline in timers:
+            self._arm(game_id, purpose, deadline)
+        return len(timers)
+
+    async def refresh(self, game_id: int) -> None:
+        deadline = await self._service.db.timer(game_id, TURN_TIMER)
+        if deadline is None:
+            self._cancel(game_id, TURN_TIMER)
+        else:
+            self._arm(game_id, TURN_TIMER, deadline)
+
+    def stop(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        self._tasks.clear()
+
+    @property
+    def pending(self) -> int:
+        return len(self._tasks)
+
+    def _cancel(self, game_id: int, purpose: str) -> None:
+        task = self._tasks.pop((game_id, purpose), None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    def _arm(self, game_id: int, purpose: str, deadline: float) -> None:
+        self._cancel(game_id, purpose)
+        self._tasks[(game_id, purpose)] = asyncio.create_task(
+            self._wait(game_id, purpose, deadline), name=f"timer-{game_id}-{purpose}"
+        )
+
+    async def _wait(self, game_id: int, purpose: str, deadline: float) -> None:
+        try:
+            await asyncio.sleep(max(0.0, deadline - self._clock()))
+            if self._tasks.get((game_id, purpose)) is asyncio.current_task():
+                del self._tasks[(game_id, purpose)]
+            outcome = await self._service.on_timer(game_id, purpose)
+            if outcome is not None:
+                await self._on_outcome(outcome)
+            await self.refresh(game_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("timer for game %s (%s) failed", game_id, purpose)

@@ -1,0 +1,27 @@
+"""Persistence: one SQLite file through aiosqlite. See storage.db."""
+
+from storage.db import (
+    ActionRow,
+    ChannelBusy,
+    Database,
+    GameNotFound,
+    GameRecord,
+    LoggedAction,
+    ResultRow,
+    SeatRecord,
+    StorageError,
+    VersionConflict,
+)
+
+__all__ = [
+    "ActionRow",
+    "ChannelBusy",
+    "Database",
+    "GameNotFound",
+    "GameRecord",
+    "LoggedAction",
+    "ResultRow",
+    "SeatRecord",
+    "StorageError",
+    "VersionConflict",
+]

@@ -1,0 +1,487 @@
+"""SQLite storage (aiosqlite): games, seats, the action log, timers, settings and results.
+
+One file, WAL mode. Every save of a game is one transaction holding the new state, its
+action-log rows and any seat changes, guarded by an optimistic version check, so a failed
+save leaves the game exactly as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+ACTIVE_STATUSES = ("lobby", "active")
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class StorageError(Exception):
+    """The database cannot be used; the message says why and what to do."""
+
+
+class ChannelBusy(StorageError):
+    """The channel already has a lobby or a running game."""
+
+
+class VersionConflict(StorageError):
+    """The game changed since it was loaded (another click got there first)."""
+
+
+class GameNotFound(StorageError):
+    pass
+
+
+@dataclass
+class SeatRecord:
+    seat: str
+    position: int
+    user_id: int | None
+    ai_level: str | None
+    display_name: str
+    timeouts_in_a_row: int = 0
+    private_route: str = "unknown"
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai_level is not None
+
+
+@dataclass
+class GameRecord:
+    id: int
+    kind: str
+    guild_id: int
+    channel_id: int
+    host_user_id: int
+    status: str
+    options: dict[str, Any]
+    seed: int
+    state: dict[str, Any] | None
+    version: int
+    board_message_id: int | None
+    result: dict[str, Any] | None
+    created_at: float
+    updated_at: float
+    seats: list[SeatRecord] = field(default_factory=list)
+
+    def seat_of_user(self, user_id: int) -> SeatRecord | None:
+        return next((s for s in self.seats if s.user_id == user_id and not s.is_ai), None)
+
+    def seat(self, seat_id: str) -> SeatRecord:
+        return next(s for s in self.seats if s.seat == seat_id)
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    seat: str
+    action: str
+    source: str = "player"  # player / ai / timeout / system
+    user_id: int | None = None
+
+
+@dataclass(frozen=True)
+class LoggedAction:
+    seq: int
+    seat: str
+    user_id: int | None
+    source: str
+    action: str
+    created_at: float
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    user_id: int
+    place: int
+    score: float | None
+    outcome: str
+
+
+def _migrations() -> list[tuple[int, str]]:
+    folder = resources.files("storage") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:3].isdigit():
+            found.append((int(name[:3]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def latest_schema_version() -> int:
+    return _migrations()[-1][0]
+
+
+class Database:
+    """An open database. Create with ``await Database.open(path)``."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path, clock: Callable[[], float]) -> None:
+        self._conn = conn
+        self.path = path
+        self._clock = clock
+
+    # -- opening --------------------------------------------------------------------------
+    @classmethod
+    async def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time) -> Database:
+        path = Path(path)
+        _refuse_foreign_file(path)
+        try:
+            conn = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StorageError(f"Cannot open the database {path}: {exc}.") from exc
+        conn.row_factory = aiosqlite.Row
+        db = cls(conn, path, clock)
+        try:
+            await db._check_readable()
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await conn.execute("PRAGMA busy_timeout = 5000")
+            await conn.execute("PRAGMA journal_mode = WAL")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await db._migrate()
+        except BaseException:
+            await conn.close()
+            raise
+        return db
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def _check_readable(self) -> None:
+        """Refuse a corrupt file or one written by a newer Dragon Tavern, before writing."""
+        try:
+            rows = await self._conn.execute_fetchall("PRAGMA quick_check")
+        except sqlite3.DatabaseError as exc:
+            raise StorageError(
+                f"The database {self.path} is corrupt or not a SQLite file ({exc}). "
+                "Move it away (or set DATABASE_PATH to another file) and start again."
+            ) from exc
+        if rows and rows[0][0] != "ok":
+            raise StorageError(
+                f"The database {self.path} failed its integrity check ({rows[0][0]}). "
+                "Restore a backup or move it away and start again."
+            )
+        has_table = await self._conn.execute_fetchall(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        )
+        if has_table:
+            row = await self._conn.execute_fetchall("SELECT MAX(version) FROM schema_migrations")
+            current = row[0][0] or 0
+            if current > latest_schema_version():
+                raise StorageError(
+                    f"The database {self.path} was written by a newer Dragon Tavern "
+                    f"(schema {current}; this version knows up to {latest_schema_version()}). "
+                    "Upgrade the bot; the file was not changed."
+                )
+
+    async def _migrate(self) -> None:
+        await self._conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
+        )
+        rows = await self._conn.execute_fetchall("SELECT version FROM schema_migrations")
+        done = {r[0] for r in rows}
+        for version, sql in _migrations():
+            if version in done:
+                continue
+            # executescript commits first, so wrap the script in its own transaction.
+            await self._conn.executescript(
+                f"BEGIN;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, {self._clock()});\nCOMMIT;"
+            )
+
+    async def applied_migrations(self) -> list[int]:
+        rows = await self._conn.execute_fetchall("SELECT version FROM schema_migrations ORDER BY version")
+        return [r[0] for r in rows]
+
+    # -- settings -------------------------------------------------------------------------
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        rows = await self._conn.execute_fetchall(
+            "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return {r["key"]: json.loads(r["value"]) for r in rows}
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
+        await self._conn.execute(
+            "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
+            "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+            (guild_id, key, json.dumps(value)),
+        )
+
+    async def reset_guild_setting(self, guild_id: int, key: str) -> None:
+        await self._conn.execute("DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+
+    # -- games ----------------------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        host_user_id: int,
+        options: dict[str, Any],
+        seed: int,
+        seats: Sequence[SeatRecord] = (),
+    ) -> GameRecord:
+        now = self._clock()
+        async with self._transaction():
+            try:
+                cur = await self._conn.execute(
+                    "INSERT INTO games (kind, guild_id, channel_id, host_user_id, status, options, seed, "
+                    "created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (kind, guild_id, channel_id, host_user_id, json.dumps(options), seed, now, now),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise ChannelBusy("This channel already has a game. Finish or cancel it first.") from exc
+            game_id = cur.lastrowid
+            assert game_id is not None
+            await self._write_seats(game_id, seats)
+        return await self.load_game(game_id)
+
+    async def load_game(self, game_id: int) -> GameRecord:
+        rows = await self._conn.execute_fetchall("SELECT * FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise GameNotFound(f"Game {game_id} does not exist.")
+        record = _game_from_row(rows[0])
+        record.seats = await self._seats(game_id)
+        return record
+
+    async def active_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        rows = await self._conn.execute_fetchall(
+            "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
+        )
+        return await self.load_game(rows[0][0]) if rows else None
+
+    async def games(
+        self, *, guild_id: int | None = None, statuses: Iterable[str] = ACTIVE_STATUSES
+    ) -> list[GameRecord]:
+        statuses = tuple(statuses)
+        marks = ",".join("?" * len(statuses))
+        sql = f"SELECT * FROM games WHERE status IN ({marks})"
+        params: list[Any] = list(statuses)
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params.append(guild_id)
+        rows = await self._conn.execute_fetchall(sql + " ORDER BY id", params)
+        records = [_game_from_row(r) for r in rows]
+        if records:
+            by_id = {r.id: r for r in records}
+            id_marks = ",".join("?" * len(by_id))
+            seat_rows = await self._conn.execute_fetchall(
+                f"SELECT * FROM seats WHERE game_id IN ({id_marks}) ORDER BY position", list(by_id)
+            )
+            for s in seat_rows:
+                by_id[s["game_id"]].seats.append(_seat_from_row(s))
+        return records
+
+    async def save_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        state: dict[str, Any] | None = None,
+        status: str | None = None,
+        result: dict[str, Any] | None = None,
+        actions: Sequence[ActionRow] = (),
+        seats: Sequence[SeatRecord] | None = None,
+        clear_timers: bool = False,
+        results: Sequence[ResultRow] = (),
+    ) -> int:
+        """Write a new version of a game atomically; return the new version.
+
+        Raises VersionConflict (and writes nothing) if the stored version is not
+        ``expected_version``.
+        """
+        now = self._clock()
+        sets = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [now]
+        if state is not None:
+            sets.append("state = ?")
+            params.append(json.dumps(state, separators=(",", ":")))
+        if status is not None:
+            sets.append("status = ?")
+            params.append(status)
+        if result is not None:
+            sets.append("result = ?")
+            params.append(json.dumps(result))
+        async with self._transaction():
+            cur = await self._conn.execute(
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
+                [*params, game_id, expected_version],
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict("The game changed meanwhile; nothing was saved.")
+            if actions:
+                row = await self._conn.execute_fetchall(
+                    "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)
+                )
+                seq = row[0][0]
+                await self._conn.executemany(
+                    "INSERT INTO actions (game_id, seq, version, seat, user_id, source, action, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (game_id, seq + i, expected_version + 1, a.seat, a.user_id, a.source, a.action, now)
+                        for i, a in enumerate(actions, start=1)
+                    ],
+                )
+            if seats is not None:
+                await self._conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+                await self._write_seats(game_id, seats)
+            if clear_timers:
+                await self._conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            if results:
+                row = await self._conn.execute_fetchall(
+                    "SELECT guild_id, kind FROM games WHERE id = ?", (game_id,)
+                )
+                guild_id, kind = row[0]
+                await self._conn.executemany(
+                    "INSERT OR REPLACE INTO results (game_id, guild_id, kind, user_id, place, score, outcome, "
+                    "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(game_id, guild_id, kind, r.user_id, r.place, r.score, r.outcome, now) for r in results],
+                )
+        return expected_version + 1
+
+    async def set_host(self, game_id: int, user_id: int | None) -> None:
+        await self._conn.execute("UPDATE games SET host_user_id = ? WHERE id = ?", (user_id, game_id))
+
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        await self._conn.execute("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def actions(self, game_id: int) -> list[LoggedAction]:
+        rows = await self._conn.execute_fetchall(
+            "SELECT seq, seat, user_id, source, action, created_at FROM actions WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [LoggedAction(*tuple(r)) for r in rows]
+
+    async def action_at_version(self, game_id: int, version: int) -> LoggedAction | None:
+        """The action whose save produced ``version`` (to recognise a repeated click)."""
+        rows = await self._conn.execute_fetchall(
+            "SELECT seq, seat, user_id, source, action, created_at FROM actions WHERE game_id = ? AND version = ?",
+            (game_id, version),
+        )
+        return LoggedAction(*tuple(rows[0])) if rows else None
+
+    # -- timers ---------------------------------------------------------------------------
+    async def set_timer(self, game_id: int, purpose: str, deadline: float) -> None:
+        await self._conn.execute(
+            "INSERT INTO timers (game_id, purpose, deadline) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id, purpose) DO UPDATE SET deadline = excluded.deadline",
+            (game_id, purpose, deadline),
+        )
+
+    async def clear_timer(self, game_id: int, purpose: str) -> None:
+        await self._conn.execute("DELETE FROM timers WHERE game_id = ? AND purpose = ?", (game_id, purpose))
+
+    async def timers(self) -> list[tuple[int, str, float]]:
+        rows = await self._conn.execute_fetchall("SELECT game_id, purpose, deadline FROM timers ORDER BY deadline")
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def timer(self, game_id: int, purpose: str) -> float | None:
+        rows = await self._conn.execute_fetchall(
+            "SELECT deadline FROM timers WHERE game_id = ? AND purpose = ?", (game_id, purpose)
+        )
+        return rows[0][0] if rows else None
+
+    # -- stats ----------------------------------------------------------------------------
+    async def user_stats(self, guild_id: int, user_id: int) -> dict[str, dict[str, int]]:
+        rows = await self._conn.execute_fetchall(
+            "SELECT kind, outcome, COUNT(*) FROM results WHERE guild_id = ? AND user_id = ? GROUP BY kind, outcome",
+            (guild_id, user_id),
+        )
+        stats: dict[str, dict[str, int]] = {}
+        for kind, outcome, count in rows:
+            stats.setdefault(kind, {})[outcome] = count
+        return stats
+
+    # -- internals ------------------------------------------------------------------------
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._conn)
+
+    async def _seats(self, game_id: int) -> list[SeatRecord]:
+        rows = await self._conn.execute_fetchall(
+            "SELECT * FROM seats WHERE game_id = ? ORDER BY position", (game_id,)
+        )
+        return [_seat_from_row(r) for r in rows]
+
+    async def _write_seats(self, game_id: int, seats: Sequence[SeatRecord]) -> None:
+        await self._conn.executemany(
+            "INSERT INTO seats (game_id, seat, position, user_id, ai_level, display_name, timeouts_in_a_row, "
+            "private_route) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, s.seat, s.position, s.user_id, s.ai_level, s.display_name, s.timeouts_in_a_row,
+                 s.private_route)
+                for s in seats
+            ],
+        )
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def __aenter__(self) -> None:
+        await self._conn.execute("BEGIN IMMEDIATE")
+
+    async def __aexit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
+        if exc is None:
+            try:
+                await self._conn.execute("COMMIT")
+                return
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+        await self._conn.execute("ROLLBACK")
+
+
+def _refuse_foreign_file(path: Path) -> None:
+    if not path.exists():
+        if not path.parent.exists():
+            raise StorageError(f"The folder for the database, {path.parent}, does not exist. Create it or "
+                               "set DATABASE_PATH to a file in an existing folder.")
+        return
+    if path.is_dir():
+        raise StorageError(f"DATABASE_PATH points at a folder ({path}); give a file name.")
+    with path.open("rb") as fh:
+        head = fh.read(16)
+    if head and head != _SQLITE_HEADER:
+        raise StorageError(
+            f"{path} is not a SQLite database (corrupt or another kind of file); it was not changed. "
+            "Move it away or set DATABASE_PATH to another file."
+        )
+
+
+def _game_from_row(r: Any) -> GameRecord:
+    return GameRecord(
+        id=r["id"],
+        kind=r["kind"],
+        guild_id=r["guild_id"],
+        channel_id=r["channel_id"],
+        host_user_id=r["host_user_id"],
+        status=r["status"],
+        options=json.loads(r["options"]),
+        seed=r["seed"],
+        state=json.loads(r["state"]) if r["state"] is not None else None,
+        version=r["version"],
+        board_message_id=r["board_message_id"],
+        result=json.loads(r["result"]) if r["result"] is not None else None,
+        created_at=r["created_at"],
+        updated_at=r["updated_at"],
+    )
+
+
+def _seat_from_row(r: Any) -> SeatRecord:
+    return SeatRecord(
+        seat=r["seat"],
+        position=r["position"],
+        user_id=r["user_id"],
+        ai_level=r["ai_level"],
+        display_name=r["display_name"],
+        timeouts_in_a_row=r["timeouts_in_a_row"],
+        private_route=r["private_route"],
+    )
