@@ -117,6 +117,9 @@ class Game(ABC):
     MAX_PLAYERS: ClassVar[int]
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
     STATE_VERSION: ClassVar[int] = 1
+    # True when players hold secrets (a hand, a plan): the bot then offers private prompts
+    # (DM, or an ephemeral "Show my hand" button) and checks DM reachability at the start.
+    HIDDEN_INFORMATION: ClassVar[bool] = False
 
     players: list[str]
 
