@@ -1,0 +1,260 @@
+"""Wire smoke tests: the unmodified discord.py client against the loopback FakeDiscord.
+
+These check the parts simcord cannot: real HTTP requests (headers, JSON, multipart) and a
+real gateway WebSocket (HELLO, IDENTIFY, READY, heartbeats). The bot here is a minimal
+``commands.Bot`` defined in this file, shaped like the real one (slash commands synced to a
+guild, a persistent view, a select in a DM, defer + ephemeral followup, a PNG upload).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import math
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+from tests.wire.conftest import running
+from tests.wire.fake_discord import (
+    CALLBACK_CHANNEL_MESSAGE,
+    CALLBACK_DEFERRED_CHANNEL_MESSAGE,
+    FLAG_EPHEMERAL,
+    FakeDiscord,
+)
+
+JOIN_ID = "wire:join"
+PICK_ID = "wire:pick"
+
+
+def make_png() -> bytes:
+    image = Image.new("RGB", (64, 48), (200, 30, 30))
+    for x in range(64):
+        image.putpixel((x, x * 48 // 64), (255, 255, 255))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+class JoinView(discord.ui.View):
+    """Persistent (timeout=None, custom_id on every item): survives restarts."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Join", style=discord.ButtonStyle.primary, custom_id=JOIN_ID)
+    async def join(self, interaction: discord.Interaction, button: discord.ui.Button[JoinView]) -> None:
+        await interaction.response.send_message(f"{interaction.user.name} joined", ephemeral=True)
+
+
+class PickView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.select(
+        custom_id=PICK_ID,
+        placeholder="Pick a card",
+        options=[discord.SelectOption(label=name, value=name) for name in ("slash", "parry", "dodge")],
+    )
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[PickView]) -> None:
+        where = "DM" if interaction.guild is None else "guild"
+        await interaction.response.send_message(f"{where}: you picked {', '.join(select.values)}")
+
+
+def make_bot(guild_id: int) -> commands.Bot:
+    """A fresh minimal bot; commands are synced to ``guild_id`` in setup_hook."""
+    # guild_ready_timeout: discord.py waits this long after the last GUILD_CREATE before on_ready
+    # (2 s by default); the fake sends them all at once, so a short wait keeps the tests quick.
+    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.1)
+    guild = discord.Object(id=guild_id)
+
+    @bot.tree.command(description="Answer with pong")
+    async def ping(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("pong")
+
+    @bot.tree.command(description="Post a lobby with a Join button")
+    @app_commands.describe(game="which game")
+    async def lobby(interaction: discord.Interaction, game: str, seats: int = 2) -> None:
+        await interaction.response.send_message(f"Lobby for {game} ({seats} seats)", view=JoinView())
+
+    @bot.tree.command(description="DM me a select")
+    async def plan(interaction: discord.Interaction) -> None:
+        await interaction.user.send("Choose your card:", view=PickView())
+        await interaction.response.send_message("Sent you a DM.", ephemeral=True)
+
+    @bot.tree.command(description="Think, then answer privately")
+    async def secret(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await asyncio.sleep(0.05)  # "slow" work between the defer and the followup
+        await interaction.followup.send("only you can see this", ephemeral=True)
+
+    @bot.tree.command(description="Post the board picture")
+    async def board(interaction: discord.Interaction) -> None:
+        await interaction.response.defer()
+        png = await asyncio.to_thread(make_png)
+        assert interaction.channel is not None
+        await interaction.channel.send("Board:", file=discord.File(io.BytesIO(png), filename="board.png"))  # type: ignore[union-attr]
+        await interaction.followup.send("Board posted.")
+
+    async def setup_hook() -> None:
+        bot.add_view(JoinView())
+        bot.add_view(PickView())
+        bot.tree.copy_global_to(guild=guild)
+        await bot.tree.sync(guild=guild)
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+def seed(fake: FakeDiscord) -> tuple:
+    guild = fake.create_guild("Tavern")
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(fake.create_user("alice"))
+    return guild, channel, alice
+
+
+async def test_json_content_type_is_exact(fake: FakeDiscord) -> None:
+    # The first thing that breaks a hand-rolled fake: "application/json; charset=utf-8".
+    async with aiohttp.ClientSession() as session, session.get(f"{fake.api_base}/users/@me") as response:
+        assert response.headers["Content-Type"] == "application/json"
+        assert (await response.json())["id"] == str(fake.bot_user.id)
+
+
+async def test_login_ready_guild_create_and_heartbeats(fake: FakeDiscord) -> None:
+    guild, channel, _alice = seed(fake)
+    bot = make_bot(guild.id)
+    async with running(bot, fake):
+        # Login went over REST with the bot token, then IDENTIFY over the gateway.
+        login = fake.find_requests("GET", "/users/@me")
+        assert login and login[0].headers["authorization"] == "Bot fake-token"
+        assert fake.find_requests("GET", "/oauth2/applications/@me")
+        assert fake.identify_payloads[0]["token"] == "fake-token"
+        assert bot.user is not None and bot.user.id == fake.bot_user.id
+        assert bot.application_id == fake.application_id
+        # GUILD_CREATE populated the cache: the channel exists, and the bot's own member
+        # (without the members intent discord.py caches no other member from GUILD_CREATE).
+        cached = bot.get_guild(guild.id)
+        assert cached is not None and cached.name == "Tavern"
+        assert cached.get_channel(channel.id) is not None
+        assert cached.me is not None and cached.me.id == fake.bot_user.id
+        # HELLO asked for 250 ms heartbeats: several are sent and each is ACKed (op 11).
+        await fake.wait_until(lambda: fake.heartbeats_received >= 3, timeout=3, what="3 heartbeats")
+        assert fake.heartbeat_acks_sent == fake.heartbeats_received
+        assert math.isfinite(bot.latency) and bot.latency < 1.0
+    assert fake.unhandled == []
+
+
+async def test_command_sync_and_slash_command_answered(fake: FakeDiscord) -> None:
+    guild, channel, alice = seed(fake)
+    bot = make_bot(guild.id)
+    async with running(bot, fake):
+        sync = fake.find_requests("PUT", f"/applications/{fake.application_id}/guilds/{guild.id}/commands")
+        assert len(sync) == 1 and sync[0].headers["content-type"] == "application/json"
+        synced = {c["name"]: c for c in sync[0].json}
+        assert set(synced) == {"ping", "lobby", "plan", "secret", "board"}
+        assert [(o["name"], o["type"], o["required"]) for o in synced["lobby"]["options"]] == [
+            ("game", 3, True),
+            ("seats", 4, False),
+        ]
+        # GET of the commands returns what was synced, with ids.
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(
+                f"{fake.api_base}/applications/{fake.application_id}/guilds/{guild.id}/commands"
+            ) as response,
+        ):
+            assert sorted(c["name"] for c in await response.json()) == sorted(synced)
+
+        ix = await fake.slash(alice, channel, "ping")
+        callback = await ix.wait_callback()
+        assert callback.json["type"] == CALLBACK_CHANNEL_MESSAGE
+        assert callback.json["data"]["content"] == "pong"
+        assert not callback.json["data"].get("flags", 0) & FLAG_EPHEMERAL
+        assert callback.query == {"with_response": "1"}
+        assert ix.original_message is not None and ix.original_message["content"] == "pong"
+
+        # Typed options reach the command: "seats" arrives as an int.
+        ix = await fake.slash(alice, channel, "lobby", {"game": "farkle", "seats": 4})
+        callback = await ix.wait_callback()
+        assert callback.json["data"]["content"] == "Lobby for farkle (4 seats)"
+    assert fake.unhandled == []
+
+
+async def test_persistent_button_click_answered(fake: FakeDiscord) -> None:
+    guild, channel, alice = seed(fake)
+    bob = guild.add_member(fake.create_user("bob"))
+    bot = make_bot(guild.id)
+    async with running(bot, fake):
+        lobby = await fake.slash(alice, channel, "lobby", {"game": "ninesons"})
+        await lobby.wait_callback()
+        message = lobby.original_message
+        assert message is not None
+        button = message["components"][0]["components"][0]
+        assert (button["custom_id"], button["label"]) == (JOIN_ID, "Join")
+
+        click = await fake.click(bob, message, JOIN_ID)
+        callback = await click.wait_callback()
+        assert callback.json["type"] == CALLBACK_CHANNEL_MESSAGE
+        assert callback.json["data"]["content"] == "bob joined"
+        assert callback.json["data"]["flags"] & FLAG_EPHEMERAL
+
+
+async def test_dm_with_select_and_select_answered_from_dm(fake: FakeDiscord) -> None:
+    guild, channel, alice = seed(fake)
+    bot = make_bot(guild.id)
+    async with running(bot, fake):
+        ix = await fake.slash(alice, channel, "plan")
+        await ix.wait_callback()
+        # The bot opened a DM channel (POST /users/@me/channels) and posted the select in it.
+        opened = fake.find_requests("POST", "/users/@me/channels")
+        assert opened and opened[0].json == {"recipient_id": alice.id}
+        dm = await fake.wait_dm(alice)
+        select = dm["components"][0]["components"][0]
+        assert select["custom_id"] == PICK_ID
+        assert [o["value"] for o in select["options"]] == ["slash", "parry", "dodge"]
+
+        # The select interaction comes from the DM: no guild, `user` instead of `member`.
+        pick = await fake.select(alice, dm, PICK_ID, ["parry"])
+        assert "guild_id" not in pick.payload and pick.payload["user"]["id"] == str(alice.id)
+        callback = await pick.wait_callback()
+        assert callback.json["data"]["content"] == "DM: you picked parry"
+
+
+async def test_defer_then_ephemeral_followup(fake: FakeDiscord) -> None:
+    guild, channel, alice = seed(fake)
+    bot = make_bot(guild.id)
+    async with running(bot, fake):
+        ix = await fake.slash(alice, channel, "secret")
+        callback = await ix.wait_callback()
+        assert callback.json["type"] == CALLBACK_DEFERRED_CHANNEL_MESSAGE
+        assert callback.json["data"]["flags"] == FLAG_EPHEMERAL
+        followup = await ix.wait_followup()
+        request = fake.find_requests("POST", f"/webhooks/{fake.application_id}/{ix.token}")[0]
+        assert request.query.get("wait") in ("1", "true")  # discord.py waits for the message
+        assert request.json["flags"] & FLAG_EPHEMERAL
+        assert followup["content"] == "only you can see this"
+        # The first followup after a thinking defer replaces the placeholder (Discord documents this).
+        assert followup["id"] == str(ix.original_message_id)
+        assert followup["flags"] & FLAG_EPHEMERAL
+
+
+async def test_png_upload_received_intact(fake: FakeDiscord) -> None:
+    guild, channel, alice = seed(fake)
+    bot = make_bot(guild.id)
+    async with running(bot, fake):
+        ix = await fake.slash(alice, channel, "board")
+        await ix.wait_followup()
+        message = await fake.wait_message(channel, lambda m: bool(m["attachments"]))
+        upload = fake.find_requests("POST", f"/channels/{channel.id}/messages")[-1]
+        assert upload.headers["content-type"].startswith("multipart/form-data")
+        assert upload.json["content"] == "Board:"
+        assert [f.filename for f in upload.files] == ["board.png"]
+        assert upload.files[0].field_name == "files[0]"
+        assert upload.files[0].data == make_png()
+        with Image.open(io.BytesIO(upload.files[0].data)) as image:
+            assert image.format == "PNG" and image.size == (64, 48)
+        # The attachment the fake returned can be downloaded again by the client.
+        assert message["attachments"][0]["size"] == len(upload.files[0].data)
