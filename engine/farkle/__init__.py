@@ -1,0 +1,60 @@
+"""Dragon Farkle: push-your-luck dice, brawls and a dragon (2-5 players).
+
+Public API: :func:`new_game`, :class:`FarkleGame`, :func:`score` (the Soldier table),
+:func:`load_cards` (validate an alternative card file). Notation: docs/farkle.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.farkle.cards import CardFileError, CardSet, load_cards
+from engine.farkle.game import FarkleGame
+from engine.farkle.scoring import ScoreTable, has_score, score
+from engine.registry import GameInfo, register
+
+RULES_SUMMARY = (
+    "Dragon Farkle: on your turn Recruit (roll 6 dice, set aside scoring dice, stop or push your luck), "
+    "Brawl another player (both roll; the higher score steals the difference plus 500), or, with 5,000 "
+    "soldiers at the start of your turn, fight the Final Battle: scoring dice cost soldiers, the Event die's "
+    "Dragon/Rally faces deal damage, and 3 damage in one turn wins.\n"
+    "Reconstructions (no official source): five of a kind, Final Battle damage per face (Dragon 1, Rally 2), "
+    "Brawl ties, defender hot dice, and ALL Companion and Magic Item texts (house designs; only the name "
+    "Sack of Holding is real). See /game options."
+)
+
+
+def new_game(players: list[str], seed: int, **options: Any) -> FarkleGame:
+    """Start a game. ``options`` are the names in :attr:`FarkleGame.OPTIONS`."""
+    return FarkleGame.new(players, seed, **options)
+
+
+def _choose_ai_action(game: Any, player: str, level: str, seed: int) -> str:
+    from engine.farkle.ai import choose_action
+
+    return choose_action(game, player, level, seed)
+
+
+register(
+    GameInfo(
+        name=FarkleGame.NAME,
+        title=FarkleGame.TITLE,
+        game_class=FarkleGame,
+        new_game=new_game,
+        choose_ai_action=_choose_ai_action,
+        ai_levels=("easy", "medium", "hard"),
+        rules_summary=RULES_SUMMARY,
+        emoji="🐉",
+    )
+)
+
+__all__ = [
+    "CardFileError",
+    "CardSet",
+    "FarkleGame",
+    "ScoreTable",
+    "has_score",
+    "load_cards",
+    "new_game",
+    "score",
+]
