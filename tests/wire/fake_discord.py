@@ -612,7 +612,11 @@ class FakeDiscord:
         if not sessions:
             raise RuntimeError(f"no bot is connected to the fake gateway to receive {event}")
         for session in sessions:
-            await session.send(0, dict(data), event)
+            try:
+                await session.send(0, dict(data), event)
+            except (ConnectionError, RuntimeError) as exc:
+                # A bot killed with SIGKILL leaves a socket that fails on write; skip it.
+                log.info("dropping dead gateway session %s: %r", session.session_id, exc)
 
     async def drop_connections(self, code: int = 4000) -> None:
         """Close every gateway socket (4000 = unknown error: discord.py reconnects and RESUMEs)."""
