@@ -541,7 +541,7 @@ class FarkleGame(Game):
         else:
             loss = score(sel, self.table) or 0
         if loss and self._companion_works(p, "halve_battle_loss"):
-            loss = -(-loss // 2 // 50) * 50 if loss % 100 else loss // 2
+            loss = -(-loss // 100) * 50  # half, rounded up to a multiple of 50
         if s["no_loss"]:
             loss = 0
         dmg = {"dragon": self.opt["battle_dragon_damage"], "rally": self.opt["battle_rally_damage"]}.get(
@@ -944,7 +944,7 @@ class FarkleGame(Game):
             "companions": {p: card_info(c) for p, c in s["companions"].items()},
             "item_counts": {p: self.item_count(p) for p in s["players"]},
             "pending_counts": {p: len(s["pending"][p]) for p in s["players"]},
-            "cursed": {p: [self.card(i).name for i in s["stuck"][p]] for p in s["players"]},
+            "cursed_counts": {p: len(s["stuck"][p]) for p in s["players"]},
             "roll": list(s["roll"]) if s["roll"] is not None else None,
             "event": s["event"] if s["roll"] is not None else None,
             "set_aside": list(s["set_aside"]),
