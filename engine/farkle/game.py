@@ -454,8 +454,12 @@ class FarkleGame(Game):
         a, d = self.current, s["defender"]
         att = s["attack_score"]
         s["roll"] = None
-        if att > defence or (att == defence and self.opt["brawl_tie"] == "defender"):
-            winner, loser = (a, d) if att > defence else (d, a)
+        winner: str | None
+        loser: str | None
+        if att > defence:
+            winner, loser = a, d
+        elif att < defence or self.opt["brawl_tie"] == "defender":
+            winner, loser = d, a
         else:
             winner = loser = None
         if winner is None or loser is None:

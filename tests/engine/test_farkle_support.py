@@ -51,14 +51,13 @@ def setup(
     """A game where p1 is to act, with the given armies, items and companions.
 
     By default every player holds no item and a Companion without an active ability
-    (Quartermaster / Bruiser), so rolls resolve without pauses."""
+    (Peddler: it only acts before choosing an action), so rolls resolve without pauses."""
     options.setdefault("first_player", "lobby")
     g = new_game(list(players), seed=1, **options)
     s = g.s
     for p in players:
         s["hands"][p] = []
-        s["companions"][p] = "bruiser"
-    s["companions"]["p1"] = "bruiser"
+        s["companions"][p] = "peddler"
     if armies:
         s["armies"].update(armies)
     if hands:
