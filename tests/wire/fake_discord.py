@@ -529,7 +529,13 @@ class FakeDiscord:
             async with asyncio.timeout(timeout), self._changed:
                 await self._changed.wait_for(predicate)
         except TimeoutError:
-            raise AssertionError(f"fake Discord: timed out after {timeout}s waiting for {what}") from None
+            recent = "\n".join(
+                f"  {r.method} {r.path} -> {r.status} {json.dumps(r.response)[:200] if r.status >= 400 else ''}"
+                for r in self.requests[-8:]
+            )
+            raise AssertionError(
+                f"fake Discord: timed out after {timeout}s waiting for {what}; last requests:\n{recent}"
+            ) from None
 
     async def wait_until_identified(self, timeout: float = 10.0) -> None:
         """Until a client has IDENTIFIED and received READY and every GUILD_CREATE."""
