@@ -1,0 +1,130 @@
+"""Property tests over random Nine Sons games (hypothesis)."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.ninesons import NineSonsGame, new_game
+from engine.ninesons.core import CELL_INDEX
+
+P = ["p1", "p2"]
+
+
+def check_invariants(g: NineSonsGame) -> None:
+    s = g.st
+    # dice conserved: 12 minus those ChiWen removed
+    on_board = [0, 0]
+    for c in s.cells:
+        assert len(c) <= 3
+        for d in c:
+            on_board[d >> 3] += 1
+            assert 1 <= d & 7 <= 6
+    for p in (0, 1):
+        assert on_board[p] + len(s.reserve[p]) + len(s.removed[p]) == 6
+    assert sum(on_board) + len(s.reserve[0]) + len(s.reserve[1]) == 12 - len(s.removed[0]) - len(s.removed[1])
+    # removed dice only through ChiWen, one per ChiWen tame
+    chiwen = [sum(1 for ci in s.tamed[p] if g.cards[ci].rule == "chiwen") for p in (0, 1)]
+    assert [len(s.removed[0]), len(s.removed[1])] == chiwen
+    # holes hold no dice; cards are conserved (board + deck + tamed = 9)
+    for i, c in enumerate(s.cells):
+        if not s.exists(i):
+            assert not c
+    cards = [k for k in s.slots if k >= 0] + s.deck + s.tamed[0] + s.tamed[1]
+    assert sorted(cards) == list(range(9))
+    # scores match tamed cards
+    for p in (0, 1):
+        assert s.score[p] == sum(g.cards[ci].points for ci in s.tamed[p])
+    if not g.is_over:
+        who = g.to_act()[0]
+        acts = g.legal_actions(who)
+        assert acts and acts == sorted(acts)
+        for a in acts:
+            if "-" in a and not a.startswith("tame"):
+                start = g.st.cells[CELL_INDEX[a.split("-")[0]]]
+                # a stack's top die is movable only by its owner
+                assert start and g.players[start[-1] >> 3] == who
+                assert len(a.split("-")) == len(start) + 1
+        other = g.players[s.turn ^ 1]
+        assert g.legal_actions(other) == []
+
+
+def play_random(seed: int, choices: list[int], options: dict) -> NineSonsGame:
+    g = new_game(P, seed, **options)
+    i = 0
+    while not g.is_over and i < 400:
+        who = g.to_act()[0]
+        acts = g.legal_actions(who)
+        g.play(who, acts[choices[i % len(choices)] % len(acts)])
+        check_invariants(g)
+        i += 1
+    return g
+
+
+options_st = st.fixed_dictionaries(
+    {
+        "compare_die": st.sampled_from(["hand_top", "dropped_die"]),
+        "first_player": st.sampled_from(["random", "first", "second"]),
+    }
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), choices=st.lists(st.integers(0, 10_000), min_size=1, max_size=60), options=options_st)
+def test_random_games_keep_invariants_and_replay(seed, choices, options):
+    g = play_random(seed, choices, options)
+    # JSON round trip is exact
+    d = g.to_dict()
+    text = json.dumps(d, sort_keys=True)
+    g2 = NineSonsGame.from_dict(json.loads(text))
+    assert json.dumps(g2.to_dict(), sort_keys=True) == text
+    assert g2.view(None) == g.view(None)
+    if not g.is_over:
+        who = g.to_act()[0]
+        assert g2.legal_actions(who) == g.legal_actions(who)
+    # replaying the action log from the seed gives the identical game
+    r = new_game(P, seed, **options)
+    for who, act in g.log:
+        r.play(who, act)
+    assert json.dumps(r.to_dict(), sort_keys=True) == text
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), cut=st.integers(0, 40), choices=st.lists(st.integers(0, 999), min_size=1, max_size=20))
+def test_round_trip_midgame_then_continue(seed, cut, choices):
+    """A game saved and restored mid-way continues exactly like the original."""
+    g = new_game(P, seed)
+    for i in range(cut):
+        if g.is_over:
+            break
+        who = g.to_act()[0]
+        acts = g.legal_actions(who)
+        g.play(who, acts[choices[i % len(choices)] % len(acts)])
+    h = NineSonsGame.from_dict(json.loads(json.dumps(g.to_dict())))
+    for i in range(30):
+        if g.is_over:
+            break
+        who = g.to_act()[0]
+        acts = g.legal_actions(who)
+        assert h.legal_actions(who) == acts
+        a = acts[(i * 7 + seed) % len(acts)]
+        assert [e.to_dict() for e in g.play(who, a)] == [e.to_dict() for e in h.play(who, a)]
+    assert g.to_dict() == h.to_dict()
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), choices=st.lists(st.integers(0, 999), min_size=1, max_size=30))
+def test_view_never_reveals_deck_order(seed, choices):
+    g = new_game(P, seed)
+    for i in range(25):
+        if g.is_over:
+            break
+        v = g.view(None)
+        assert set(v["deck"]) == {"count", "contents"}
+        assert v["deck"]["contents"] == sorted(v["deck"]["contents"])
+        assert "deck" not in json.dumps({k: x for k, x in v.items() if k != "deck"})
+        who = g.to_act()[0]
+        acts = g.legal_actions(who)
+        g.play(who, acts[choices[i % len(choices)] % len(acts)])
