@@ -240,7 +240,12 @@ def test_dragonbane_oil_turns_blank_to_dragon_in_battle() -> None:
 
 
 def test_battle_items_option_off() -> None:
-    g = setup([([1, 2, 3, 3, 4, 6], "blank")], hands={"p1": ["dragonbane_oil"]}, armies={"p1": 5000}, battle_items=False)
+    g = setup(
+        [([1, 2, 3, 3, 4, 6], "blank")],
+        hands={"p1": ["dragonbane_oil"]},
+        armies={"p1": 5000},
+        battle_items=False,
+    )
     g.play("p1", "battle")  # no pause: items cannot help
     assert g.s["armies"]["p1"] == 4900
 
@@ -349,7 +354,11 @@ def test_cards_file_option_loads_and_survives_round_trip(tmp_path: Path) -> None
         ('timing = "bank"', 'timing = "later"', "companion `a`: field `timing`"),
         ('id = "horn"', 'id = "a"', "item `a`: field `id` is used twice"),
         ('id = "horn"', 'id = "Bad Id"', "item #1: field `id`"),
-        ('source = "test"\n\n[[item]]', 'source = "test"\ncolour = "red"\n\n[[item]]', "unknown field `colour`"),
+        (
+            'source = "test"\n\n[[item]]',
+            'source = "test"\ncolour = "red"\n\n[[item]]',
+            "unknown field `colour`",
+        ),
         ("[[item]]", "[[thing]]", "unknown table"),
         ("copies = 3", "copies = [", "not valid TOML"),
     ],

@@ -7,7 +7,11 @@ from typing import Any
 from engine.farkle import FarkleGame, new_game
 from engine.farkle.rules import EVENT_FACES
 
-FACE_INDEX = {"blank": EVENT_FACES.index("blank"), "dragon": EVENT_FACES.index("dragon"), "rally": EVENT_FACES.index("rally")}
+FACE_INDEX = {
+    "blank": EVENT_FACES.index("blank"),
+    "dragon": EVENT_FACES.index("dragon"),
+    "rally": EVENT_FACES.index("rally"),
+}
 
 
 class ScriptedRng:
