@@ -1,0 +1,592 @@
+"""The Dragon & Flagon game object: setup, planning, the time-step loop, views, persistence.
+
+Notation (see docs/flagon.md): every action is ``verb:...`` text. Setup: ``char:<id>``,
+``start:<square>``. Planning (private): ``plan:<char>:<slot>:<card>``. Choices while a card
+resolves: ``<verb>:<char>:<answer>`` (``to``, ``target``, ``dir``, ``face``, ``slide``, ``daze``
+(private), ``time``, ``vision``, ``item``, ``barrel``, ``from``, ``at``, ``turn``, ``preface``).
+"""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any, ClassVar
+
+from engine.base import Event, Game, IllegalAction, OptionSpec, Result, check_legal
+from engine.flagon import geometry as G
+from engine.flagon.board import layout_names, load_layout
+from engine.flagon.cards import CHARACTER_NAMES, CHARACTERS, deck_of, dragon_of, load_cards
+from engine.flagon.rules import PRIZES, Ctx, NeedChoice, Rules, cname
+from engine.rng import Rng
+
+SLOT_NAMES = ("I", "II", "III")
+VERB_LABELS = {
+    "to": "go to", "target": "target", "dir": "direction", "face": "face", "slide": "slide to",
+    "daze": "Daze card", "time": "Riposte time", "vision": "Vision becomes", "item": "take",
+    "barrel": "barrel on", "from": "cast from", "at": "place on", "turn": "turn", "preface": "face first",
+}  # fmt: skip
+PRIVATE_VERBS = ("plan", "daze")
+MAX_STEPS = 200  # a safety net; the Town Guard ends every game by space 30
+
+
+def _clone(obj: Any) -> Any:
+    return pickle.loads(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+class FlagonGame(Game):
+    NAME: ClassVar[str] = "flagon"
+    TITLE: ClassVar[str] = "The Dragon & Flagon"
+    MIN_PLAYERS: ClassVar[int] = 2
+    MAX_PLAYERS: ClassVar[int] = 8
+    STATE_VERSION: ClassVar[int] = 1
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("extended", False, "Extended game: Game End tokens on spaces 27-30 instead of 21-24."),
+        OptionSpec("team", False, "Team game (4-8 players): two teams with equal numbers of characters."),
+        OptionSpec("late_night", False, "Late Night: you may not look at your own placed cards."),
+        OptionSpec(
+            "cookies",
+            "off",
+            "Plate of Cookies: off, instead of the Flagon, or with it.",
+            choices=("off", "instead", "with"),
+        ),
+        OptionSpec("layout", "first-game", "Tavern layout.", choices=layout_names()),
+    )
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.s = state
+        self.players = list(state["players"])
+
+    # ================================================================== creation
+    @classmethod
+    def new(cls, players: list[str], seed: int, **options: Any) -> FlagonGame:
+        if not cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS or len(set(players)) != len(players):
+            raise ValueError("The Dragon & Flagon needs 2-8 different players.")
+        opts = {o.name: o.default for o in cls.OPTIONS}
+        for k, v in options.items():
+            spec = next((o for o in cls.OPTIONS if o.name == k), None)
+            if spec is None:
+                raise ValueError(f"Unknown option `{k}`.")
+            if isinstance(v, str) and not isinstance(spec.default, str):
+                v = spec.parse(v)
+            if spec.choices is not None and v not in spec.choices:
+                raise ValueError(f"`{k}` must be one of: {', '.join(map(str, spec.choices))}")
+            opts[k] = v
+        if opts["team"] and len(players) < 4:
+            raise ValueError("The team game needs 4-8 players.")
+        lay = load_layout(opts["layout"])
+        rng = Rng(seed)
+        per = 2 if len(players) <= 4 else 1
+        quota = {p: per for p in players}
+        teams = None
+        if opts["team"]:
+            teams = {p: ("A" if i % 2 == 0 else "B") for i, p in enumerate(players)}
+            count = {t: sum(quota[p] for p in players if teams[p] == t) for t in "AB"}
+            while count["A"] != count["B"]:
+                small = "A" if count["A"] < count["B"] else "B"
+                first = next(
+                    p
+                    for p in players
+                    if teams[p] == small and quota[p] == min(quota[q] for q in players if teams[q] == small)
+                )
+                quota[first] += 1
+                count[small] += 1
+        queue: list[list[Any]] = []
+        if teams:
+            start_team = "AB"[rng.below(2)]
+            members = {t: [p for p in players if teams[p] == t] for t in "AB"}
+            left = dict(quota)
+            turn = start_team
+            idx = {"A": 0, "B": 0}
+            while any(left.values()):
+                group = [p for p in members[turn] if left[p] > 0]
+                if group:
+                    p = group[idx[turn] % len(group)]
+                    idx[turn] += 1
+                    left[p] -= 1
+                    queue.append(["choose", p])
+                    queue.append(["place_last", p])
+                turn = "B" if turn == "A" else "A"
+        else:
+            for r in range(per):
+                for p in players:
+                    if quota[p] > r:
+                        queue.append(["choose", p])
+        guard_tokens = ["guard", "blank", "blank", "blank"]
+        rng.shuffle(guard_tokens)
+        first = 27 if opts["extended"] else 21
+        prizes: dict[str, str | None] = {}
+        if opts["cookies"] in ("off", "with"):
+            prizes["flagon"] = G.name(lay.centre)
+        if opts["cookies"] in ("instead", "with"):
+            prizes["cookies"] = G.name(lay.centre)
+        state: dict[str, Any] = {
+            "v": cls.STATE_VERSION,
+            "players": list(players),
+            "options": opts,
+            "layout": lay.name,
+            "width": lay.width,
+            "height": lay.height,
+            "centre": G.name(lay.centre),
+            "start": [G.name(q) for q in lay.start],
+            "tables": {t: sorted(G.name(q) for q in sqs) for t, sqs in lay.tables.items()},
+            "rugs": {r: sorted(G.name(q) for q in sqs) for r, sqs in lay.rugs.items()},
+            "chairs": _count(lay.chairs),
+            "mugs": _count(lay.mugs),
+            "barrels": sorted(G.name(q) for q in lay.barrels),
+            "prizes": prizes,
+            "familiar": None,
+            "barrage": None,
+            "mark": None,
+            "teams": teams,
+            "quota": quota,
+            "queue": queue,
+            "chars": {},
+            "statuses": [],
+            "game_end": [
+                {"space": first + i, "guard": t == "guard", "revealed": False}
+                for i, t in enumerate(guard_tokens)
+            ],
+            "marker": 1,
+            "seq": 0,
+            "phase": "setup",
+            "actives": [],
+            "order": [],
+            "idx": 0,
+            "acted": [],
+            "current": None,
+            "removed_rep": 0,
+            "pending": None,
+            "result": None,
+            "forced_order": None,
+            "steps": 0,
+            "rng": rng.state,
+        }
+        return cls(state)
+
+    # ================================================================== helpers
+    @property
+    def rules_ctx(self) -> Rules:
+        return Rules(self.s, Ctx([]))
+
+    def _rng(self) -> Rng:
+        return Rng.from_state(self.s["rng"])
+
+    def chars_of(self, player: str) -> list[str]:
+        return [c for c, d in self.s["chars"].items() if d["owner"] == player]
+
+    def need(self, cid: str) -> int:
+        """How many more cards ``cid`` must plan now."""
+        r = Rules(self.s, Ctx([]))
+        want = 3 if r.has(cid, "chug") else 1 if r.has(cid, "eyes_of_gaia") else 2
+        return max(0, want - len(self.s["chars"][cid]["slots"]))
+
+    def planners(self) -> list[str]:
+        return [c for c in self.s["actives"] if self.need(c) > 0]
+
+    # ================================================================== contract
+    def to_act(self) -> list[str]:
+        s = self.s
+        if s["result"] is not None:
+            return []
+        if s["phase"] == "setup":
+            return [self._setup_player()]
+        if s["pending"]:
+            return [s["pending"]["player"]]
+        if s["phase"] == "plan":
+            owners = {s["chars"][c]["owner"] for c in self.planners()}
+            return [p for p in self.players if p in owners]
+        return []
+
+    def _setup_player(self) -> str:
+        s = self.s
+        kind, who = s["queue"][0]
+        if kind == "place":
+            return s["chars"][who]["owner"]  # type: ignore[no-any-return]
+        return who  # type: ignore[no-any-return]
+
+    def legal_actions(self, player: str) -> list[str]:
+        s = self.s
+        if s["result"] is not None or player not in self.to_act():
+            return []
+        if s["phase"] == "setup":
+            kind, _ = s["queue"][0]
+            if kind == "choose":
+                return sorted(f"char:{c}" for c in CHARACTERS if c not in s["chars"])
+            taken = {c["pos"] for c in s["chars"].values() if c["pos"]}
+            return sorted(f"start:{q}" for q in s["start"] if q not in taken)
+        if s["pending"]:
+            return list(s["pending"]["options"])
+        out = []
+        r = Rules(s, Ctx([]))
+        for cid in self.planners():
+            c = s["chars"][cid]
+            if c["owner"] != player:
+                continue
+            slot = len(c["slots"]) + 1
+            for k in r.deck(cid):
+                if r.has(cid, "eyes_of_gaia") and k == c.get("gaia_last"):
+                    continue  # not the same card twice in a row
+                out.append(f"plan:{cid}:{slot}:{k}")
+        return sorted(out)
+
+    def is_private_action(self, player: str, action: str) -> bool:
+        return action.split(":", 1)[0] in PRIVATE_VERBS
+
+    def play(self, player: str, action: str) -> list[Event]:
+        check_legal(self, player, action)
+        s = self.s
+        events: list[Event] = []
+        if s["phase"] == "setup":
+            events += self._play_setup(player, action)
+        elif s["pending"]:
+            events += self._answer(action)
+        else:
+            _, cid, slot, card = action.split(":")
+            c = s["chars"][cid]
+            c["slots"].append(card)
+            cards = load_cards()
+            events.append(Event("plan", f"You planned {cards[card].name} in slot {SLOT_NAMES[int(slot) - 1]} for {cname(cid)}.",
+                                to=player, data={"char": cid, "slot": int(slot), "card": card}))  # fmt: skip
+            events.append(
+                Event("planned", f"{{{player}}} has planned a card for {cname(cid)}.", data={"char": cid})
+            )
+        events += self._advance()
+        return events
+
+    def _play_setup(self, player: str, action: str) -> list[Event]:
+        s = self.s
+        verb, arg = action.split(":", 1)
+        _, who = s["queue"].pop(0)
+        if verb == "char":
+            deck = deck_of(arg)
+            s["chars"][arg] = {
+                "id": arg, "owner": player, "pos": None, "facing": "N", "prone": False, "held": None,
+                "rep": 20, "token": 1, "seq": 0, "slots": [], "faceup": [], "removed": [], "mat": [dragon_of(arg)],
+                "deck_all": deck, "playing": None, "riposte": False, "loaded": True, "gaia_last": None,
+                "placed": len(s["chars"]),
+            }  # fmt: skip
+            evs = [Event("choose", f"{{{player}}} takes {cname(arg)}.", data={"char": arg})]
+            if not s["queue"]:  # every character chosen: placement in a random order
+                order = sorted(s["chars"])
+                rng = self._rng()
+                rng.shuffle(order)
+                s["rng"] = rng.state
+                s["queue"] = [["place", c] for c in order]
+                evs.append(Event("setup", "Placement order: " + ", ".join(cname(c) for c in order) + "."))
+            elif s["queue"][0][0] == "place_last":
+                s["queue"][0] = ["place", arg]
+            return evs
+        cid = who
+        c = s["chars"][cid]
+        lay = load_layout(s["layout"])
+        c["pos"] = arg
+        c["facing"] = lay.start_facing(G.parse(arg))
+        s["seq"] += 1
+        c["seq"] = s["seq"]
+        evs = [
+            Event(
+                "place",
+                f"{{{player}}} places {cname(cid)} on {arg}, facing {c['facing']}.",
+                data={"char": cid, "at": arg},
+            )
+        ]
+        if not s["queue"]:
+            s["phase"] = "plan"
+            evs.append(
+                Event("start", "All characters are in the tavern. Time step 1: everyone plans two cards.")
+            )
+            self._begin_step()
+        return evs
+
+    # ------------------------------------------------------------------ the loop
+    def _begin_step(self) -> None:
+        s = self.s
+        s["phase"] = "plan"
+        s["actives"] = sorted(c for c, d in s["chars"].items() if d["token"] == s["marker"])
+        s["order"], s["idx"], s["acted"] = [], 0, []
+
+    def _advance(self) -> list[Event]:
+        s = self.s
+        events: list[Event] = []
+        while s["result"] is None and not s["pending"] and s["phase"] != "setup":
+            if s["phase"] == "plan":
+                if self.planners():
+                    return events
+                s["phase"] = "act"
+                order = list(s["actives"])
+                if s["forced_order"]:
+                    order = [c for c in s["forced_order"] if c in order] + [
+                        c for c in order if c not in s["forced_order"]
+                    ]
+                    s["forced_order"] = None
+                else:
+                    rng = self._rng()
+                    rng.shuffle(order)
+                    s["rng"] = rng.state
+                r = Rules(s, Ctx([]))
+                first = [c for c in order if r.has(c, "divine_inspiration")]
+                s["order"] = first + [c for c in order if c not in first]
+                events.append(Event("order", f"Time step {s['marker']}: " + ", ".join(cname(c) for c in s["order"]) + " act in this order.",
+                                    data={"order": s["order"], "space": s["marker"]}))  # fmt: skip
+                continue
+            # act
+            if s["idx"] < len(s["order"]):
+                cid = s["order"][s["idx"]]
+                s["idx"] += 1
+                if s["chars"][cid]["token"] != s["marker"]:
+                    events.append(
+                        Event("skip", f"{cname(cid)} was pushed along the time track and does not act.")
+                    )
+                    continue
+                events += self._run(cid, [], 0, _clone(s))
+                continue
+            events += self._end_step()
+        return events
+
+    def _run(self, cid: str, choices: list[str], emitted: int, snap: dict[str, Any]) -> list[Event]:
+        """Run one activation with the known answers; store the next question if one is needed."""
+        ctx = Ctx(choices)
+        try:
+            Rules(self.s, ctx).perform(cid)
+            self.s["pending"] = None
+        except NeedChoice as q:
+            self.s["pending"] = {
+                "char": cid, "player": q.player, "verb": q.verb, "about": q.char, "options": q.options,
+                "private": q.private, "choices": choices, "emitted": len(ctx.events), "snap": snap,
+            }  # fmt: skip
+        return [Event(e["kind"], e["text"], e["to"], e["data"]) for e in ctx.events[emitted:]]
+
+    def _answer(self, action: str) -> list[Event]:
+        p = self.s["pending"]
+        snap = p["snap"]
+        self.s = _clone(snap)
+        return self._run(p["char"], [*p["choices"], action], p["emitted"], snap)
+
+    def _end_step(self) -> list[Event]:
+        s = self.s
+        events: list[Event] = []
+        ctx = Ctx([])
+        r = Rules(s, ctx)
+        r.expire(None, s["marker"])
+        self._reveal_end(ctx)
+        s["steps"] += 1
+        while s["result"] is None:
+            s["marker"] += 1
+            if any(c["token"] == s["marker"] for c in s["chars"].values()):
+                break
+            r.expire(None, s["marker"])
+            self._reveal_end(ctx)
+        if s["steps"] > MAX_STEPS and s["result"] is None:
+            self._finish("The tavern closes (step limit).")
+        events += [Event(e["kind"], e["text"], e["to"], e["data"]) for e in ctx.events]
+        if s["result"] is None:
+            self._begin_step()
+        else:
+            events.append(Event("end", s["result"]["reason"], data=s["result"]))
+        return events
+
+    def _reveal_end(self, ctx: Ctx) -> None:
+        s = self.s
+        for tok in s["game_end"]:
+            if tok["space"] == s["marker"] and not tok["revealed"]:
+                tok["revealed"] = True
+                if tok["guard"]:
+                    ctx.events.append(
+                        {
+                            "kind": "guard",
+                            "text": f"The Town Guard arrives on space {s['marker']}!",
+                            "to": None,
+                            "data": {},
+                        }
+                    )
+                    self._finish(f"The Town Guard broke up the brawl on time space {s['marker']}.")
+                else:
+                    ctx.events.append({"kind": "game_end_token", "text": f"The Game End token on space {s['marker']} is blank: the brawl goes on.",
+                                       "to": None, "data": {}})  # fmt: skip
+
+    # ------------------------------------------------------------------ end
+    def side_of(self, player: str) -> str:
+        teams = self.s["teams"]
+        return teams[player] if teams else player  # type: ignore[no-any-return]
+
+    def side_scores(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for c in self.s["chars"].values():
+            side = self.side_of(c["owner"])
+            out[side] = out.get(side, 0) + c["rep"]
+        return out
+
+    def _finish(self, reason: str) -> None:
+        s = self.s
+        scores = self.side_scores()
+
+        def key(side: str) -> tuple[int, int, int]:
+            best = min(
+                (c["token"], c["seq"]) for c in s["chars"].values() if self.side_of(c["owner"]) == side
+            )
+            return (-scores[side], best[0], best[1])
+
+        sides = sorted(scores, key=key)
+        ranking = [[p for p in self.players if self.side_of(p) == side] for side in sides]
+        per_player = {p: float(scores.get(self.side_of(p), 0)) for p in self.players}
+        s["result"] = {"scores": per_player, "ranking": ranking, "reason": reason}
+        s["phase"] = "over"
+        s["pending"] = None
+
+    @property
+    def is_over(self) -> bool:
+        return self.s["result"] is not None
+
+    @property
+    def result(self) -> Result | None:
+        return Result.from_dict(self.s["result"]) if self.s["result"] else None
+
+    # ------------------------------------------------------------------ persistence
+    def to_dict(self) -> dict[str, Any]:
+        return _clone(self.s)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> FlagonGame:
+        if d.get("v") != cls.STATE_VERSION:
+            raise ValueError(f"Unsupported flagon state version {d.get('v')}")
+        return cls(_clone(d))
+
+    # ------------------------------------------------------------------ views
+    def view(self, player: str | None) -> dict[str, Any]:
+        s = self.s
+        r = Rules(s, Ctx([]))
+        cards = load_cards()
+        late = s["options"]["late_night"]
+        chars = []
+        for cid in sorted(s["chars"], key=lambda k: s["chars"][k]["placed"]):
+            c = s["chars"][cid]
+            chars.append({
+                "id": cid, "name": CHARACTER_NAMES[cid], "owner": c["owner"], "team": s["teams"][c["owner"]] if s["teams"] else None,
+                "pos": c["pos"], "xy": list(G.parse(c["pos"])) if c["pos"] else None, "facing": c["facing"],
+                "prone": c["prone"], "on_table": bool(c["pos"]) and r.on_table(cid), "held": c["held"], "rep": c["rep"],
+                "token": c["token"], "stack": self._stack_index(cid), "slots_filled": len(c["slots"]),
+                "statuses": [{"card": st["card"], "name": cards[st["card"]].name, "until": st["at"]} for st in s["statuses"] if st["char"] == cid],
+                "riposte": c["riposte"], "hand_cannon": ("loaded" if c["loaded"] else "unloaded") if cid == "jack" else None,
+                "faceup": list(c["faceup"]), "removed": list(c["removed"]),
+                "dragon_card": "under the mat" if dragon_of(cid) in c["mat"] else "in play",
+                "active": cid in s["actives"], "planning": cid in self.planners() and s["phase"] == "plan",
+                "acted": cid in s["acted"],
+            })  # fmt: skip
+        track: dict[str, list[str]] = {}
+        for cid in sorted(s["chars"], key=lambda k: (s["chars"][k]["token"], s["chars"][k]["seq"])):
+            track.setdefault(str(s["chars"][cid]["token"]), []).append(cid)
+        pend = s["pending"]
+        v: dict[str, Any] = {
+            "game": "flagon",
+            "phase": s["phase"],
+            "options": dict(s["options"]),
+            "layout": s["layout"],
+            "grid": {"width": s["width"], "height": s["height"]},
+            "centre": s["centre"],
+            "start_squares": list(s["start"]),
+            "tables": [{"id": t, "squares": list(q)} for t, q in sorted(s["tables"].items())],
+            "rugs": [{"id": t, "squares": list(q)} for t, q in sorted(s["rugs"].items())],
+            "chairs": dict(s["chairs"]),
+            "mugs": dict(s["mugs"]),
+            "barrels": list(s["barrels"]),
+            "prizes": {
+                k: {"at": at, "held_by": next((c for c, d in s["chars"].items() if d["held"] == k), None)}
+                for k, at in s["prizes"].items()
+            },
+            "familiar": dict(s["familiar"]) if s["familiar"] else None,
+            "barrage": dict(s["barrage"]) if s["barrage"] else None,
+            "mark_prey": dict(s["mark"]) if s["mark"] else None,
+            "characters": chars,
+            "time": {
+                "marker": s["marker"],
+                "stacks": track,
+                "status_tokens": [
+                    {"char": st["char"], "card": st["card"], "space": st["at"]} for st in s["statuses"]
+                ],
+                "game_end": [
+                    {
+                        "space": t["space"],
+                        "revealed": t["revealed"],
+                        "guard": t["guard"] if t["revealed"] else None,
+                    }
+                    for t in s["game_end"]
+                ],  # fmt: skip
+            },
+            "reputation": {c: d["rep"] for c, d in s["chars"].items()},
+            "scores": self.side_scores() if s["chars"] else {},
+            "teams": dict(s["teams"]) if s["teams"] else None,
+            "active": list(s["actives"]),
+            "order": list(s["order"]),
+            "acted": list(s["acted"]),
+            "planning": self.planners() if s["phase"] == "plan" else [],
+            "current": dict(s["current"]) if s["current"] else None,
+            "to_act": self.to_act(),
+            "pending": {
+                "player": pend["player"],
+                "verb": pend["verb"],
+                "char": pend["about"],
+                "acting": pend["char"],
+            }
+            if pend
+            else None,
+            "setup": {"next": s["queue"][0][0], "player": self._setup_player()}
+            if s["phase"] == "setup"
+            else None,
+            "removed_reputation": s["removed_rep"],
+            "result": s["result"],
+            "late_night": late,
+        }
+        if player is not None and player in self.players:
+            mine = {}
+            for cid in self.chars_of(player):
+                c = s["chars"][cid]
+                mine[cid] = {
+                    "slots": (["?"] * len(c["slots"])) if late else list(c["slots"]),
+                    "deck": r.deck(cid),
+                    "under_mat": list(c["mat"]),
+                }
+            v["me"] = {"player": player, "characters": mine}
+            if pend and pend["player"] == player:
+                v["me"]["choice"] = {
+                    "verb": pend["verb"],
+                    "char": pend["about"],
+                    "options": list(pend["options"]),
+                }
+        return v
+
+    def _stack_index(self, cid: str) -> int:
+        c = self.s["chars"][cid]
+        same = sorted((d["seq"], k) for k, d in self.s["chars"].items() if d["token"] == c["token"])
+        return [k for _, k in same].index(cid)
+
+    def describe_action(self, player: str, action: str) -> str:
+        cards = load_cards()
+        parts = action.split(":")
+        verb = parts[0]
+        if verb == "char":
+            return f"Play {CHARACTER_NAMES.get(parts[1], parts[1])}"
+        if verb == "start":
+            return f"Start on {parts[1]}"
+        if verb == "plan" and len(parts) == 4:
+            return f"{cname(parts[1])} slot {SLOT_NAMES[int(parts[2]) - 1]}: {cards[parts[3]].name}"[:80]
+        if len(parts) == 3:
+            who, arg = cname(parts[1]), parts[2]
+            if arg in cards:
+                arg = cards[arg].name
+            elif arg in CHARACTER_NAMES:
+                arg = CHARACTER_NAMES[arg]
+            return f"{who}: {VERB_LABELS.get(verb, verb)} {arg}"[:80]
+        return action[:80]
+
+
+def _count(sqs: tuple[tuple[int, int], ...]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for q in sqs:
+        out[G.name(q)] = out.get(G.name(q), 0) + 1
+    return out
+
+
+def new_game(players: list[str], seed: int, **options: Any) -> FlagonGame:
+    return FlagonGame.new(players, seed, **options)
+
+
+__all__ = ["PRIZES", "FlagonGame", "IllegalAction", "new_game"]
