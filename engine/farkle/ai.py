@@ -1,0 +1,388 @@
+"""Dragon Farkle AI: ``choose_action(game, player, level, seed) -> str``.
+
+The heart is an exact push-your-luck table: ``V[n][t]`` is the expected soldiers banked by
+playing on optimally with ``n`` dice left and ``t`` soldiers in the temporary bank, under the
+real Event die (Dragon eats a roll or cancels a Farkle, Rally doubles or draws an item worth
+:data:`ITEM_VALUE`). It is solved once per scoring table by backward induction over ``t``
+(values only grow except on the Dragon face, which is solved as a small fixed point per ``t``).
+``hard`` keeps the dice and stops exactly where continuing no longer pays; ``medium`` uses the
+same table for keeping but a coarser stop rule; ``easy`` plays greedily with a random stop.
+
+The AI reads only public state and its own items (never another player's hand).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import factorial
+from typing import TYPE_CHECKING
+
+from engine.farkle.scoring import ScoreTable, score, scoring_selections
+
+if TYPE_CHECKING:
+    from engine.farkle.game import FarkleGame
+
+STEP = 50
+T_MAX = 8000  # above this the table assumes stopping (far beyond any sensible bank)
+ITEM_VALUE = 150  # rough worth of a Magic Item in soldiers
+_PAD = 2 * 3000 // STEP + ITEM_VALUE // STEP + 2
+P_BLANK, P_DRAGON, P_RALLY = 4 / 6, 1 / 6, 1 / 6
+
+# How much the AI wants to keep an item (higher = more useful); used for claims and discards.
+ITEM_RANK = {
+    "raise_item_limit": 9,
+    "cancel_farkle": 8,
+    "reroll_all": 7,
+    "set_die": 7,
+    "bank_bonus": 6,
+    "ignore_battle_loss": 5,
+    "blank_to_dragon": 6,
+    "dragon_to_blank": 4,
+    "blank_to_rally": 4,
+    "attacker_five_dice": 3,
+    "give_away": 2,
+}
+
+
+def _multiset_prob(roll: tuple[int, ...]) -> float:
+    n = len(roll)
+    perms = factorial(n)
+    for c in Counter(roll).values():
+        perms //= factorial(c)
+    return perms / 6**n
+
+
+@lru_cache(maxsize=4)
+def _outcomes(table: ScoreTable) -> dict[int, list[tuple[float, list[tuple[int, int]]]]]:
+    """For each dice count n: (probability, [(dice left after keeping, best value)]) per roll."""
+    out: dict[int, list[tuple[float, list[tuple[int, int]]]]] = {}
+    for n in range(1, 7):
+        rows = []
+        for roll in combinations_with_replacement(range(1, 7), n):
+            best: dict[int, int] = {}
+            for sel, v in scoring_selections(roll, table):
+                left = n - len(sel)
+                left = 6 if left == 0 else left
+                if v > best.get(left, -1):
+                    best[left] = v
+            rows.append((_multiset_prob(roll), sorted(best.items())))
+        out[n] = rows
+    return out
+
+
+@lru_cache(maxsize=4)
+def value_table(table: ScoreTable) -> list[list[float]]:
+    """``V[n][i]``: expected bank with n dice to roll (or stop) and ``i * STEP`` in hand."""
+    outs = _outcomes(table)
+    size = T_MAX // STEP + 1
+    # Beyond T_MAX the table assumes stopping; the padding covers the largest single roll.
+    V = [[float(i * STEP) for i in range(size + _PAD)] for _ in range(7)]
+
+    for i in range(size - 1, -1, -1):
+        t = i * STEP
+        # Parts that only look at larger totals (Blank / Rally with scoring dice).
+        fixed = [0.0] * 7
+        dragon_sets: list[list[tuple[float, list[int]]]] = [[] for _ in range(7)]
+        farkle_p = [0.0] * 7
+        for n in range(1, 7):
+            acc = 0.0
+            groups: dict[tuple[int, ...], float] = {}
+            fp = 0.0
+            for p, opts in outs[n]:
+                if not opts:
+                    fp += p
+                    continue
+                acc += p * P_BLANK * max(V[left][i + v // STEP] for left, v in opts)
+                acc += (
+                    p
+                    * P_RALLY
+                    * max(
+                        max(V[left][i + 2 * v // STEP], V[left][i + (v + ITEM_VALUE) // STEP])
+                        for left, v in opts
+                    )
+                )
+                key = tuple(sorted({left for left, _ in opts}))
+                groups[key] = groups.get(key, 0.0) + p
+            fixed[n] = acc
+            dragon_sets[n] = [(p, list(k)) for k, p in groups.items()]
+            farkle_p[n] = fp
+        # Dragon face: the roll is eaten (same total) or a Farkle is cancelled (same dice).
+        cur = [float(t)] * 7
+        for _ in range(30):
+            new = [float(t)] * 7
+            for n in range(1, 7):
+                dr = sum(p * max(cur[left] for left in lefts) for p, lefts in dragon_sets[n])
+                cont = fixed[n] + P_DRAGON * dr + farkle_p[n] * P_DRAGON * cur[n]
+                new[n] = max(float(t), cont)
+            if max(abs(a - b) for a, b in zip(new, cur, strict=True)) < 1e-6:
+                cur = new
+                break
+            cur = new
+        for n in range(1, 7):
+            V[n][i] = cur[n]
+    return V
+
+
+def _v(table: ScoreTable, n: int, t: int) -> float:
+    V = value_table(table)
+    i = max(0, t) // STEP
+    return V[n][i] if i < len(V[n]) else float(t)
+
+
+def continue_value(table: ScoreTable, n: int, t: int) -> float:
+    """Expected bank if we roll ``n`` dice now holding ``t`` (and play on optimally)."""
+    V = value_table(table)
+    i = t // STEP
+    if i >= len(V[n]) - _PAD:
+        return float(t)
+    outs = _outcomes(table)
+    acc = 0.0
+    for p, opts in outs[n]:
+        if not opts:
+            acc += p * P_DRAGON * V[n][i]
+            continue
+        acc += p * P_BLANK * max(V[left][i + v // STEP] for left, v in opts)
+        acc += (
+            p
+            * P_RALLY
+            * max(max(V[left][i + 2 * v // STEP], V[left][i + (v + ITEM_VALUE) // STEP]) for left, v in opts)
+        )
+        acc += p * P_DRAGON * max(V[left][i] for left, _ in opts)
+    return acc
+
+
+# ---------------------------------------------------------------------------------- AI
+
+
+def choose_action(game: FarkleGame, player: str, level: str, seed: int) -> str:
+    """Pick one of ``game.legal_actions(player)`` for ``player`` at ``level``."""
+    legal = game.legal_actions(player)
+    if not legal:
+        raise ValueError(f"{player} has no legal action")
+    if level not in ("easy", "medium", "hard"):
+        raise ValueError(f"unknown AI level `{level}`")
+    rng = random.Random(seed)
+    choice = _Brain(game, player, level, rng, legal).decide()
+    return choice if choice in legal else legal[0]
+
+
+class _Brain:
+    def __init__(
+        self, game: FarkleGame, player: str, level: str, rng: random.Random, legal: list[str]
+    ) -> None:
+        self.g = game
+        self.s = game.s
+        self.me = player
+        self.level = level
+        self.rng = rng
+        self.legal = legal
+
+    # -- helpers
+    def _items(self, prefix: str) -> list[str]:
+        return [a for a in self.legal if a.startswith(prefix)]
+
+    def _effect_use(self, effect: str) -> str | None:
+        for a in self._items("use:"):
+            if self.g.card(a.split(":")[1]).effect == effect:
+                return a
+        return None
+
+    def _rank(self, item: str) -> int:
+        return ITEM_RANK.get(self.g.card(item).effect, 1)
+
+    def decide(self) -> str:
+        phase = self.s["phase"]
+        return getattr(self, f"_{phase}")()
+
+    # -- phases
+    def _choose(self) -> str:
+        s, me = self.s, self.me
+        if "battle" in self.legal and self.level != "easy":
+            return "battle"
+        if "battle" in self.legal and self.rng.random() < 0.8:
+            return "battle"
+        give = [a for a in self.legal if a.startswith("use:") and a.count(":") == 2]
+        if give and self.level == "hard":
+            leader = max((q for q in s["players"] if q != me), key=lambda q: s["armies"][q])
+            for a in give:
+                if a.endswith(":" + leader):
+                    return a
+        opps = [q for q in s["players"] if q != me]
+        if self.level == "easy":
+            if self.rng.random() < 0.2:
+                return f"brawl:{self.rng.choice(opps)}"
+            return "recruit"
+        threat = max(opps, key=lambda q: s["armies"][q])
+        if s["armies"][threat] >= self.g.s["options"].get("keep_min_army", 5000) or (
+            self.level == "hard" and s["armies"][threat] >= 5000
+        ):
+            return f"brawl:{threat}"
+        if (
+            self.level == "hard"
+            and s["armies"][threat] - s["armies"][me] >= 3000
+            and s["armies"][threat] >= 4000
+        ):
+            return f"brawl:{threat}"
+        return "recruit"
+
+    def _react(self) -> str:
+        if self.level != "easy":
+            use = self._effect_use("attacker_five_dice")
+            if use:
+                return use
+        return "pass"
+
+    def _roll(self) -> str:
+        s = self.s
+        keeps = self._items("keep:")
+        if s["action"] == "battle":
+            return self._battle_roll(keeps)
+        if not keeps:
+            return self._rescue()
+        if self.level != "easy" and s["event"] == "dragon":
+            use = self._effect_use("dragon_to_blank")
+            best = max(score(tuple(int(x) for x in k[5:].split(",")), self.g.table) or 0 for k in keeps)
+            if use and best >= 300:
+                return use
+        if self.level != "easy" and s["event"] == "blank":
+            use = self._effect_use("blank_to_rally")
+            best = max(score(tuple(int(x) for x in k[5:].split(",")), self.g.table) or 0 for k in keeps)
+            if use and best >= 500:
+                return use
+        if self.level == "easy":
+            return max(keeps, key=lambda k: (score(self._dice(k), self.g.table) or 0, len(k)))
+        return self._best_keep(keeps)
+
+    def _dice(self, keep: str) -> tuple[int, ...]:
+        return tuple(int(x) for x in keep.split(":", 1)[1].split(","))
+
+    def _best_keep(self, keeps: list[str]) -> str:
+        s, table = self.s, self.g.table
+        n = len(s["roll"])
+        t = s["total"]
+        full = s["full"] or 6
+        best, best_v = keeps[0], -1.0
+        for k in keeps:
+            sel = self._dice(k)
+            v = score(sel, table) or 0
+            if s["event"] == "dragon":
+                v = 0
+            elif s["event"] == "rally":
+                v = max(2 * v, v + ITEM_VALUE)
+            left = n - len(sel)
+            left = full if left == 0 else left
+            worth = _v(table, left, t + v)
+            if self._aim() is not None:
+                # Brawl: more dice left matters more than the table's risk-neutral view.
+                worth = t + v + 40 * left
+            if worth > best_v + 1e-9:
+                best, best_v = k, worth
+        return best
+
+    def _aim(self) -> int | None:
+        """In a Brawl: the score to reach (defender: beat the attack; attacker: a target)."""
+        s = self.s
+        if s["action"] != "brawl":
+            return None
+        if self.me == s["defender"]:
+            return (s["attack_score"] or 0) + 50
+        d = s["defender"]
+        need = s["armies"][d] - 4950 if s["armies"][d] >= 5000 else 0
+        return max(700, min(need + 300, 2500))
+
+    def _rescue(self) -> str:
+        """No scoring dice: try an item or Companion before accepting the Farkle."""
+        if self.level == "easy":
+            return "accept"
+        for effect in ("cancel_farkle", "reroll_all"):
+            use = self._effect_use(effect)
+            if use and (effect != "cancel_farkle" or self.s["total"] > 0):
+                return use
+        loaded = [a for a in self._items("use:") if a.count(":") == 3 and a.endswith(":1")]
+        if loaded:
+            return loaded[0]
+        if "companion" in self.legal:
+            return "companion"
+        tink = [a for a in self.legal if a.startswith("companion:") and a[10:].isdigit()]
+        if tink:
+            return tink[0]
+        return "accept"
+
+    def _battle_roll(self, keeps: list[str]) -> str:
+        s = self.s
+        if self.level != "easy":
+            if s["event"] == "blank":
+                use = self._effect_use("blank_to_dragon")
+                if use:
+                    return use
+            loss = max((score(self._dice(k), self.g.table) or 0) for k in keeps) if keeps else 0
+            if not keeps:
+                from engine.farkle.scoring import score_all
+
+                loss = score_all(s["roll"], self.g.table)[1]
+            use = self._effect_use("ignore_battle_loss")
+            if use and loss >= 500:
+                return use
+            if not loss and s["event"] == "blank":
+                # A battle Farkle: anything that rerolls may save it.
+                if "companion" in self.legal:
+                    return "companion"
+                use = self._effect_use("reroll_all")
+                if use:
+                    return use
+        if keeps:  # the player chooses which scoring dice to lose: lose the least
+            return min(keeps, key=lambda k: (score(self._dice(k), self.g.table) or 0, -len(k)))
+        return "accept"
+
+    def _rally(self) -> str:
+        s = self.s
+        if "rally:item" not in self.legal:
+            return "rally:double"
+        if self.level == "easy":
+            return self.rng.choice(["rally:double", "rally:item"])
+        room = self.g.item_count(self.me) + len(s["pending"][self.me]) < self.g.item_limit(self.me)
+        if s["last_value"] < ITEM_VALUE and room:
+            return "rally:item"
+        return "rally:double"
+
+    def _decide(self) -> str:
+        s, me, table = self.s, self.me, self.g.table
+        t = s["total"]
+        n = s["pool"] or s["full"]
+        aim = self._aim()
+        if aim is not None:
+            if self.me == s["defender"]:
+                if t < aim:
+                    return "roll"
+                return "roll" if (s["pool"] == 0 and t - aim < 1500 and self.level != "easy") else "stop"
+            return "roll" if t < aim else "stop"
+        if self.level == "easy":
+            return "stop" if t >= self.rng.choice([200, 300, 400, 600]) else "roll"
+        stop = "stop"
+        banner = self._effect_use("bank_bonus")
+        if banner:
+            stop = banner
+        if t == 0:
+            return "roll"
+        if s["armies"][me] + t >= 5000 and s["armies"][me] < 5000:
+            return stop
+        if self.level == "medium":
+            limit = {1: 250, 2: 300, 3: 400, 4: 500, 5: 1000, 6: 3000}[n]
+            return stop if t >= limit else "roll"
+        return "roll" if continue_value(table, n, t) > t + 1e-6 else stop
+
+    def _battle(self) -> str:
+        return "roll"
+
+    def _claim(self) -> str:
+        return max(self._items("claim:"), key=lambda a: self._rank(a.split(":")[1]))
+
+    def _discard(self) -> str:
+        stuck = set(self.s["stuck"][self.me])
+        return min(
+            self._items("discard:"),
+            key=lambda a: (0 if a.split(":")[1] in stuck else 1, self._rank(a.split(":")[1])),
+        )
