@@ -163,11 +163,15 @@ def play_match_game(args: tuple[str, str, int, int]) -> dict[str, Any]:
         g.play(who, act)
     res = g.result
     assert res is not None
-    if len(res.ranking) == 1:
-        outcome = "draw"
-    else:
-        outcome = "win" if res.winners == [PLAYERS[hard_seat]] else "loss"
-    return {"outcome": outcome, "plies": len(g.log), "reason": res.reason, "worst_move_s": worst, "seat": hard_seat}
+    won = res.winners == [PLAYERS[hard_seat]]
+    outcome = "draw" if len(res.ranking) == 1 else ("win" if won else "loss")
+    return {
+        "outcome": outcome,
+        "plies": len(g.log),
+        "reason": res.reason,
+        "worst_move_s": worst,
+        "seat": hard_seat,
+    }
 
 
 def strength(opponent: str, games: int, budget: int, jobs: int, level: str = "hard") -> dict[str, Any]:
@@ -206,7 +210,13 @@ def strength(opponent: str, games: int, budget: int, jobs: int, level: str = "ha
 # -- driver ------------------------------------------------------------------------------------------
 
 
-def run(quick: bool = False, games: int | None = None, budget: int = 3000, jobs: int | None = None, ladder: bool = False) -> dict[str, Any]:
+def run(
+    quick: bool = False,
+    games: int | None = None,
+    budget: int = 3000,
+    jobs: int | None = None,
+    ladder: bool = False,
+) -> dict[str, Any]:
     jobs = jobs or os.cpu_count() or 1
     n_games = games if games is not None else (10 if quick else 200)
     out: dict[str, Any] = {"quick": quick, "hard_default_node_budget": HARD_NODE_BUDGET}
@@ -216,17 +226,24 @@ def run(quick: bool = False, games: int | None = None, budget: int = 3000, jobs:
     out["strength"] = [strength("random", n_games, budget, jobs), strength("greedy", n_games, budget, jobs)]
     if ladder:
         m = max(10, n_games // 5)
-        out["strength"] += [strength("random", m, budget, jobs, "easy"), strength("greedy", m, budget, jobs, "medium")]
+        out["strength"] += [
+            strength("random", m, budget, jobs, "easy"),
+            strength("greedy", m, budget, jobs, "medium"),
+        ]
     return out
 
 
 def print_table(r: dict[str, Any]) -> None:
     rows = []
     p = r["playouts"]
-    rows.append(("random playouts/s (core)", f"{p['core_playouts_per_s']:.1f}  ({p['core_plies_per_s']:.0f} plies/s)"))
+    rows.append(
+        ("random playouts/s (core)", f"{p['core_playouts_per_s']:.1f}  ({p['core_plies_per_s']:.0f} plies/s)")
+    )
     rows.append(("random playouts/s (string API)", f"{p['api_playouts_per_s']:.1f}"))
     for level, t in r["ai_move_time"].items():
-        rows.append((f"AI {level} s/move median / max", f"{t['median_s']:.3f} / {t['max_s']:.3f}  (n={t['n']})"))
+        rows.append(
+            (f"AI {level} s/move median / max", f"{t['median_s']:.3f} / {t['max_s']:.3f}  (n={t['n']})")
+        )
     rd = r["render"]
     rows.append(("render text ms median / p99", f"{rd['text_median_ms']:.2f} / {rd['text_p99_ms']:.2f}"))
     rows.append(("render PNG ms median / p99", f"{rd['png_median_ms']:.1f} / {rd['png_p99_ms']:.1f}"))
@@ -249,7 +266,9 @@ def print_table(r: dict[str, Any]) -> None:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smoke run: 10 games per match, few samples")
-    ap.add_argument("--games", type=int, default=None, help="games per strength match (default 200, quick 10)")
+    ap.add_argument(
+        "--games", type=int, default=None, help="games per strength match (default 200, quick 10)"
+    )
     ap.add_argument("--budget", type=int, default=3000, help="hard node budget in strength matches")
     ap.add_argument("--jobs", type=int, default=None, help="worker processes (default: all cores)")
     ap.add_argument("--ladder", action="store_true", help="also easy vs random and medium vs greedy")

@@ -68,7 +68,9 @@ def render_text(view: dict[str, Any], *, fence: bool = True) -> str:
                 labels.append(f"{s['slot']} (hole)")
             else:
                 card = s["card"]
-                labels.append(f"{s['slot']} {card['name']} {COLOUR_LETTER.get(card['colour'], '?')}{card['points']:+d}")
+                labels.append(
+                    f"{s['slot']} {card['name']} {COLOUR_LETTER.get(card['colour'], '?')}{card['points']:+d}"
+                )
         lines.append(f" {labels[0]:<16}| {labels[1]}".rstrip())
     deck = view["deck"]
     if deck["count"]:
@@ -127,10 +129,30 @@ def _cell_box(name: str) -> tuple[int, int, int, int]:
     return x0, y0 + 22, x0 + CARD_W // 2, y0 + CARD_H
 
 
-def _die(d: ImageDraw.ImageDraw, x: int, y: int, seat: str, value: int | str, size: int = DIE) -> None:
-    d.rounded_rectangle((x, y, x + size, y + size), radius=6, fill=SEAT_FILL.get(seat, (120, 120, 120)), outline=(255, 255, 255), width=2)
-    f = _font(int(size * 0.62))
-    d.text((x + size / 2, y + size / 2), str(value), fill=SEAT_TEXT.get(seat, (255, 255, 255)), font=f, anchor="mm")
+@lru_cache(maxsize=256)
+def _die_sprite(seat: str, value: int | str, size: int) -> Image.Image:
+    spr = Image.new("RGBA", (size + 1, size + 1), (0, 0, 0, 0))
+    d = ImageDraw.Draw(spr)
+    d.rounded_rectangle(
+        (0, 0, size, size),
+        radius=6,
+        fill=SEAT_FILL.get(seat, (120, 120, 120)),
+        outline=(255, 255, 255),
+        width=2,
+    )
+    d.text(
+        (size / 2, size / 2),
+        str(value),
+        fill=SEAT_TEXT.get(seat, (255, 255, 255)),
+        font=_font(int(size * 0.62)),
+        anchor="mm",
+    )
+    return spr
+
+
+def _die(img: Image.Image, x: int, y: int, seat: str, value: int | str, size: int = DIE) -> None:
+    spr = _die_sprite(seat, value, size)
+    img.paste(spr, (int(x), int(y)), spr)
 
 
 def render_image(view: dict[str, Any]) -> Image.Image:
@@ -144,12 +166,23 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         seat = _seat(view, pid)
         x = 14 + i * 316
         active = view.get("turn") == pid
-        d.rounded_rectangle((x, 8, x + 296, 54), radius=8, fill=(255, 255, 255), outline=HILITE if active else (200, 200, 200), width=3 if active else 1)
-        _die(d, x + 8, 16, seat, seat, 30)
+        d.rounded_rectangle(
+            (x, 8, x + 296, 54),
+            radius=8,
+            fill=(255, 255, 255),
+            outline=HILITE if active else (200, 200, 200),
+            width=3 if active else 1,
+        )
+        _die(img, x + 8, 16, seat, seat, 30)
         pts = view["points"][pid]
         n = view["cards_tamed"][pid]
         d.text((x + 46, 14), f"{pid[:16]}", fill=INK, font=f_title)
-        d.text((x + 46, 35), f"{pts:+d} pts · {n} card{'s' if n != 1 else ''}" + ("  - to play" if active else ""), fill=INK, font=f_small)
+        d.text(
+            (x + 46, 35),
+            f"{pts:+d} pts · {n} card{'s' if n != 1 else ''}" + ("  - to play" if active else ""),
+            fill=INK,
+            font=f_small,
+        )
 
     # cards and cells
     last = (view.get("last_action") or {}).get("cells") or []
@@ -158,15 +191,39 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         x0 = BOARD_X + (k % 2) * (CARD_W + GAP)
         y0 = BOARD_Y + (k // 2) * (CARD_H + GAP)
         if s["hole"]:
-            d.rounded_rectangle((x0, y0, x0 + CARD_W, y0 + CARD_H), radius=10, fill=(225, 222, 215), outline=(180, 180, 180))
-            d.text((x0 + CARD_W / 2, y0 + CARD_H / 2), f"{s['slot']}: hole", fill=(120, 120, 120), font=f_card, anchor="mm")
+            d.rounded_rectangle(
+                (x0, y0, x0 + CARD_W, y0 + CARD_H), radius=10, fill=(225, 222, 215), outline=(180, 180, 180)
+            )
+            d.text(
+                (x0 + CARD_W / 2, y0 + CARD_H / 2),
+                f"{s['slot']}: hole",
+                fill=(120, 120, 120),
+                font=f_card,
+                anchor="mm",
+            )
             continue
         card = s["card"]
         colour = card["colour"]
-        d.rounded_rectangle((x0, y0, x0 + CARD_W, y0 + CARD_H), radius=10, fill=CARD_BG.get(colour, (230, 230, 230)), outline=CARD_EDGE.get(colour, INK), width=3)
+        d.rounded_rectangle(
+            (x0, y0, x0 + CARD_W, y0 + CARD_H),
+            radius=10,
+            fill=CARD_BG.get(colour, (230, 230, 230)),
+            outline=CARD_EDGE.get(colour, INK),
+            width=3,
+        )
         d.text((x0 + 8, y0 + 4), f"{s['slot']} {card['name']}", fill=INK, font=f_card)
-        d.text((x0 + CARD_W - 8, y0 + 4), f"{colour} {card['points']:+d}", fill=CARD_EDGE.get(colour, INK), font=f_card, anchor="ra")
-        d.line((x0 + CARD_W // 2, y0 + 26, x0 + CARD_W // 2, y0 + CARD_H - 6), fill=CARD_EDGE.get(colour, INK), width=1)
+        d.text(
+            (x0 + CARD_W - 8, y0 + 4),
+            f"{colour} {card['points']:+d}",
+            fill=CARD_EDGE.get(colour, INK),
+            font=f_card,
+            anchor="ra",
+        )
+        d.line(
+            (x0 + CARD_W // 2, y0 + 26, x0 + CARD_W // 2, y0 + CARD_H - 6),
+            fill=CARD_EDGE.get(colour, INK),
+            width=1,
+        )
     for c in view["cells"]:
         if not c["exists"]:
             continue
@@ -177,7 +234,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         # dice bottom -> top, drawn upwards with a slight offset
         cx = (x0 + x1) // 2 - DIE // 2
         for j, (owner, value) in enumerate(c["stack"]):
-            _die(d, cx + j * 6, y1 - 8 - DIE - j * (DIE - 4), _seat(view, owner), value)
+            _die(img, cx + j * 6, y1 - 8 - DIE - j * (DIE - 4), _seat(view, owner), value)
     # path of the last move
     if len(last) > 1:
         pts = []
@@ -195,16 +252,34 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         x = 14 + i * 316
         d.text((x, y), f"{seat} reserve:", fill=INK, font=f_small)
         for j, v in enumerate(view["reserves"][pid]):
-            _die(d, x + 86 + j * 30, y - 4, seat, v, 26)
+            _die(img, x + 86 + j * 30, y - 4, seat, v, 26)
         gone = view["removed"][pid]
         tamed = ", ".join(t["name"] for t in view["tamed"][pid]) or "none"
-        d.text((x, y + 28), f"tamed: {tamed}" + (f" · removed: {' '.join(map(str, gone))}" if gone else ""), fill=INK, font=f_small)
+        d.text(
+            (x, y + 28),
+            f"tamed: {tamed}" + (f" · removed: {' '.join(map(str, gone))}" if gone else ""),
+            fill=INK,
+            font=f_small,
+        )
     deck = view["deck"]
     y += 52
-    d.text((14, y), f"Deck: {deck['count']} card(s), order hidden" if deck["count"] else "Deck empty: tamed cards leave holes", fill=INK, font=f_small)
+    d.text(
+        (14, y),
+        f"Deck: {deck['count']} card(s), order hidden"
+        if deck["count"]
+        else "Deck empty: tamed cards leave holes",
+        fill=INK,
+        font=f_small,
+    )
     la = view.get("last_action")
     if la:
-        d.text((W - 14, y), f"Last: {_seat(view, la['player'])} {la['label'].replace('→', '-')}", fill=HILITE, font=f_small, anchor="ra")
+        d.text(
+            (W - 14, y),
+            f"Last: {_seat(view, la['player'])} {la['label'].replace('→', '-')}",
+            fill=HILITE,
+            font=f_small,
+            anchor="ra",
+        )
     y += 24
     if view.get("is_over"):
         msg = view.get("result_text") or "Game over"

@@ -11,7 +11,13 @@ __all__ = ["NineSonsGame", "action_to_str", "new_game"]
 
 def _register() -> None:
     from engine import registry
+    from engine.base import Game
     from engine.ninesons.ai import choose_action
+
+    def choose_ai_action(game: Game, player: str, level: str, seed: int) -> str:
+        if not isinstance(game, NineSonsGame):
+            raise TypeError("not a Nine Sons game")
+        return choose_action(game, player, level, seed)
 
     registry.register(
         registry.GameInfo(
@@ -19,7 +25,7 @@ def _register() -> None:
             title=NineSonsGame.TITLE,
             game_class=NineSonsGame,
             new_game=new_game,
-            choose_ai_action=choose_action,
+            choose_ai_action=choose_ai_action,
             ai_levels=("easy", "medium", "hard"),
             rules_summary=(
                 "Two players, six dice each (1-6, never rolled). On your turn place a die on an empty "

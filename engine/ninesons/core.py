@@ -231,7 +231,7 @@ def gen_moves(st: State, p: int) -> list[tuple]:
                     out.append((MOVE, (s, t1, t2)))
                     continue
                 for t3 in ADJ[t2]:
-                    if t3 == s or t3 == t1 or not open_[t3]:
+                    if t3 in (s, t1) or not open_[t3]:
                         continue
                     tv = top[t3]
                     if tv and not GE[c3][tv]:

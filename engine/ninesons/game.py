@@ -162,9 +162,9 @@ class NineSonsGame(Game):
             reserves = []
             for p in (0, 1):
                 rest = [1, 2, 3, 4, 5, 6]
-                for v in on_board[p]:
-                    if v in rest:
-                        rest.remove(v)
+                for val in on_board[p]:
+                    if val in rest:
+                        rest.remove(val)
                 reserves.append(rest)
         st.reserve = [sorted(r) for r in reserves]
         st.removed = [list(r) for r in (removed or [[], []])]
@@ -198,7 +198,9 @@ class NineSonsGame(Game):
         a = _normalise(action)
         st = self.st
         if st.pending is not None:
-            return "First choose which tamed card to resolve: " + ", ".join(self.legal_actions(self.players[st.turn]))
+            return "First choose which tamed card to resolve: " + ", ".join(
+                self.legal_actions(self.players[st.turn])
+            )
         if "@" in a:
             v, _, cell = a.partition("@")
             if cell not in CELL_INDEX:
@@ -243,10 +245,14 @@ class NineSonsGame(Game):
         label = self.describe_action(pid, text_action)
         events: list[Event] = []
         if act[0] == PLACE:
-            events.append(Event("place", f"{self._name(p)}: {label}", data={"player": pid, "action": text_action}))
+            events.append(
+                Event("place", f"{self._name(p)}: {label}", data={"player": pid, "action": text_action})
+            )
             cells = [CELL_NAMES[act[2]]]
         elif act[0] == MOVE:
-            events.append(Event("move", f"{self._name(p)}: {label}", data={"player": pid, "action": text_action}))
+            events.append(
+                Event("move", f"{self._name(p)}: {label}", data={"player": pid, "action": text_action})
+            )
             cells = [CELL_NAMES[c] for c in act[1]]
         else:
             cells = [CELL_NAMES[c] for c in SLOT_CELLS[act[1]]]
@@ -266,8 +272,19 @@ class NineSonsGame(Game):
                     text += f" PuLao turns {self._name(tamer)}'s dice on it into 1s for good."
                 if card.rule == "chiwen":
                     text += f" ChiWen removes {self._name(tamer)}'s {removed} from the game."
-                text += f" {self.cards[new].name} is revealed." if new >= 0 else " The deck is empty: the slot stays a hole."
-                tames.append({"slot": f"S{slot + 1}", "cell": CELL_NAMES[cell], "tamer": self.players[tamer], "card": card.name})
+                text += (
+                    f" {self.cards[new].name} is revealed."
+                    if new >= 0
+                    else " The deck is empty: the slot stays a hole."
+                )
+                tames.append(
+                    {
+                        "slot": f"S{slot + 1}",
+                        "cell": CELL_NAMES[cell],
+                        "tamer": self.players[tamer],
+                        "card": card.name,
+                    }
+                )
                 events.append(Event("tame", text, data=tames[-1]))
         if st.pending is not None:
             opts = ", ".join(self.describe_action(pid, s) for s in self.legal_actions(pid))
@@ -321,7 +338,14 @@ class NineSonsGame(Game):
 
     def _card_view(self, ci: int) -> dict[str, Any]:
         c = self.cards[ci]
-        return {"name": c.name, "chinese": c.chinese, "colour": c.colour, "points": c.points, "rule": c.rule, "text": c.text}
+        return {
+            "name": c.name,
+            "chinese": c.chinese,
+            "colour": c.colour,
+            "points": c.points,
+            "rule": c.rule,
+            "text": c.text,
+        }
 
     def view(self, player: str | None) -> dict[str, Any]:
         """Everything but the deck order (the only hidden information)."""

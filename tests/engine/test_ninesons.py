@@ -167,7 +167,9 @@ def test_e9_two_three_stacks_contested_tamer():
     # SuanNi: 6 dice on the card, nothing is tamed
     g = pos(cells, slots={"S6": "SuanNi"}, deck=["BiAn"])
     g.play(A, "c2-c3-d3")
-    assert g.st.score == [0, 0] and stack(g, "c3") == ["B1", "B2", "B4"] and stack(g, "d3") == ["A3", "B5", "A6"]
+    assert (
+        g.st.score == [0, 0] and stack(g, "c3") == ["B1", "B2", "B4"] and stack(g, "d3") == ["A3", "B5", "A6"]
+    )
 
 
 E10_SLOTS = ["QiuNiu", "ChiWen", "BiAn", "FuXi", "SuanNi", None]
@@ -233,7 +235,7 @@ def test_e14_third_repetition_ends_the_game():
     g = pos({"a1": "B3", "c3": "A3"}, turn=0)
     g.play(A, "c3-d3")  # reaches P0 (B to move) after an action: count 1
     cycle = [(B, "a1-b1"), (A, "d3-c3"), (B, "b1-a1"), (A, "c3-d3")]
-    for i in range(2):
+    for _ in range(2):
         for who, act in cycle:
             assert not g.is_over
             g.play(who, act)
@@ -268,7 +270,9 @@ def test_cannot_enter_full_cell_or_own_path():
 
 
 def test_chiwen_choice_between_two_own_stacks():
-    g = pos({"b1": "B2 A6", "c2": "A4 A5", "d2": "B2 B1", "c1": "A2 B5"}, slots={"S2": "ChiWen"}, deck=["BiAn"])
+    g = pos(
+        {"b1": "B2 A6", "c2": "A4 A5", "d2": "B2 B1", "c1": "A2 B5"}, slots={"S2": "ChiWen"}, deck=["BiAn"]
+    )
     g.play(A, "b1-c1-d1")
     # c1 = [A2, B5, B2], d1 = [A6]: one 3-stack only (B's) -> B tames ChiWen automatically
     assert g.st.score == [0, 3] and g.st.removed == [[], [2]]
@@ -353,7 +357,18 @@ def test_view_hides_the_deck_order_only():
 
     text = json.dumps(v)
     assert json.dumps(order) not in text or order == sorted(order)
-    for key in ("cells", "slots", "reserves", "tamed", "points", "turn", "last_action", "pending", "is_over", "result"):
+    for key in (
+        "cells",
+        "slots",
+        "reserves",
+        "tamed",
+        "points",
+        "turn",
+        "last_action",
+        "pending",
+        "is_over",
+        "result",
+    ):
         assert key in v
     assert v == g.view(B) | {"viewer": A}
 
@@ -367,7 +382,17 @@ def test_cards_data_file_is_tagged():
         assert c["name_status"] in ("confirmed", "inferred")
     assert {n for n, p in prov.items() if p["name_status"] == "inferred"} == {"QiuNiu", "BiAn", "FuXi"}
     pts = {c["name"]: c["points"] for c in table["card"]}
-    assert pts == {"QiuNiu": 1, "BiAn": 1, "FuXi": 1, "SuanNi": 2, "BaXia": 2, "ChaoFeng": 2, "PuLao": 3, "YaZi": -2, "ChiWen": 3}
+    assert pts == {
+        "QiuNiu": 1,
+        "BiAn": 1,
+        "FuXi": 1,
+        "SuanNi": 2,
+        "BaXia": 2,
+        "ChaoFeng": 2,
+        "PuLao": 3,
+        "YaZi": -2,
+        "ChiWen": 3,
+    }
 
 
 def test_registered_in_the_registry():

@@ -62,7 +62,9 @@ def test_ai_does_not_depend_on_the_deck_order():
     g1 = pos(cells, deck=["BiAn", "FuXi", "PuLao"])
     g2 = pos(cells, deck=["PuLao", "BiAn", "FuXi"])
     for level in ("medium", "hard"):
-        assert choose_action(g1, A, level, 4, node_budget=SMALL) == choose_action(g2, A, level, 4, node_budget=SMALL)
+        assert choose_action(g1, A, level, 4, node_budget=SMALL) == choose_action(
+            g2, A, level, 4, node_budget=SMALL
+        )
 
 
 @pytest.mark.parametrize("level", ["medium", "hard", "greedy"])
@@ -86,9 +88,13 @@ def test_chooses_to_tame_itself_in_a_contest(level):
 
 def test_hard_does_not_hand_the_opponent_the_game():
     # bob has 6 points; a die on the 2-stack at a1 would let bob finish it next turn
-    g = pos({"a1": "A2 A3", "b1": "B6"}, scores=[0, 6], deck=["BiAn"], reserves=[[1, 4, 5, 6], [1, 2, 3, 4, 5]])
+    g = pos(
+        {"a1": "A2 A3", "b1": "B6"}, scores=[0, 6], deck=["BiAn"], reserves=[[1, 4, 5, 6], [1, 2, 3, 4, 5]]
+    )
     act = choose_action(g, A, "hard", 2, node_budget=4000)
-    h = pos({"a1": "A2 A3", "b1": "B6"}, scores=[0, 6], deck=["BiAn"], reserves=[[1, 4, 5, 6], [1, 2, 3, 4, 5]])
+    h = pos(
+        {"a1": "A2 A3", "b1": "B6"}, scores=[0, 6], deck=["BiAn"], reserves=[[1, 4, 5, 6], [1, 2, 3, 4, 5]]
+    )
     h.play(A, act)
     if not h.is_over:
         # bob has no immediate win after the AI's move
@@ -104,7 +110,7 @@ def _repetition_position(scores):
     g = pos({"a1": "B3", "c3": "A3"}, turn=0, scores=scores)
     g.play(A, "c3-d3")
     cycle = [(B, "a1-b1"), (A, "d3-c3"), (B, "b1-a1")]
-    for who, act in cycle + [(A, "c3-d3")] + cycle:
+    for who, act in [*cycle, (A, "c3-d3"), *cycle]:
         g.play(who, act)
     # c3-d3 now repeats the position for the third time: the game ends and is scored
     assert "c3-d3" in g.legal_actions(A)

@@ -72,7 +72,11 @@ options_st = st.fixed_dictionaries(
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), choices=st.lists(st.integers(0, 10_000), min_size=1, max_size=60), options=options_st)
+@given(
+    seed=st.integers(0, 2**32),
+    choices=st.lists(st.integers(0, 10_000), min_size=1, max_size=60),
+    options=options_st,
+)
 def test_random_games_keep_invariants_and_replay(seed, choices, options):
     g = play_random(seed, choices, options)
     # JSON round trip is exact
@@ -92,7 +96,11 @@ def test_random_games_keep_invariants_and_replay(seed, choices, options):
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32), cut=st.integers(0, 40), choices=st.lists(st.integers(0, 999), min_size=1, max_size=20))
+@given(
+    seed=st.integers(0, 2**32),
+    cut=st.integers(0, 40),
+    choices=st.lists(st.integers(0, 999), min_size=1, max_size=20),
+)
 def test_round_trip_midgame_then_continue(seed, cut, choices):
     """A game saved and restored mid-way continues exactly like the original."""
     g = new_game(P, seed)

@@ -40,7 +40,9 @@ def test_text_mentions_board_cards_players_and_turn():
 
 def test_text_marks_last_move_holes_and_game_over():
     g = NineSonsGame.from_position(
-        P, {"b2": "A3 A5", "b1": "B1 B2", "c1": "B3 B4"}, slots=["QiuNiu", "ChiWen", "BiAn", "FuXi", "SuanNi", None]
+        P,
+        {"b2": "A3 A5", "b1": "B1 B2", "c1": "B3 B4"},
+        slots=["QiuNiu", "ChiWen", "BiAn", "FuXi", "SuanNi", None],
     )
     g.play("alice", "b2-b1-c1")
     text = render_text(g.view(None))
