@@ -81,7 +81,7 @@ class GameService:
         except KeyError as exc:
             raise SessionError(str(exc.args[0])) from None
         settings = await self.settings(guild_id)
-        if kind not in settings["enabled_games"]:
+        if not settings.game_enabled(kind):
             raise NotAllowed(f"{info.title} is turned off in this server (`/config set enabled_games`).")
         if not settings.channel_allowed(channel_id):
             raise NotAllowed("Games can't be started in this channel. An admin can change `allowed_channels`.")
@@ -272,6 +272,10 @@ class GameService:
                 await self.db.save_game(rec.id, rec.version, seats=seats)
                 rec = await self.db.load_game(rec.id)
             return await self._after_change(rec, game, events, previous_to_act=previous)
+
+    async def set_private_route(self, game_id: int, seat_id: str, route: str) -> None:
+        """Remember how a seat receives private prompts ('dm' or 'ephemeral')."""
+        await self.db.set_private_route(game_id, seat_id, route)
 
     # -- reading --------------------------------------------------------------------------
     async def load(self, game_id: int) -> tuple[GameRecord, Game | None]:

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine import registry
+
 GAME_KINDS = ("farkle", "ninesons", "flagon")
 HIDDEN_PICK_MODES = ("dm", "ephemeral", "both")
 AFK_ACTIONS = ("ai", "abandon")
@@ -56,12 +58,13 @@ def _bool(key: str) -> Callable[[str], bool]:
 
 
 def _games(raw: str) -> list[str]:
-    names = [n.strip().lower() for n in raw.replace(",", " ").split() if n.strip()]
     if raw.strip().lower() == "all":
-        return list(GAME_KINDS)
-    bad = [n for n in names if n not in GAME_KINDS]
+        return ["all"]
+    known = [info.name for info in registry.all_games()] or list(GAME_KINDS)
+    names = [n.strip().lower() for n in raw.replace(",", " ").split() if n.strip()]
+    bad = [n for n in names if n not in known]
     if bad or not names:
-        raise ValueError(f"`enabled_games` takes `all` or names from: {', '.join(GAME_KINDS)}.")
+        raise ValueError(f"`enabled_games` takes `all` or names from: {', '.join(known)}.")
     return sorted(set(names))
 
 
@@ -87,7 +90,7 @@ SETTINGS: dict[str, Setting] = {
     for s in [
         Setting("allowed_channels", [], "Channels where games may be started (`all` for any).",
                 _channels, _show_channels),
-        Setting("enabled_games", list(GAME_KINDS), "Games that may be started here (`all` or names).",
+        Setting("enabled_games", ["all"], "Games that may be started here (`all` or names).",
                 _games, lambda v: ", ".join(v)),
         Setting("turn_timeout.farkle", 300, "Seconds a Dragon Farkle player has to act (30–86400).",
                 _int_range("turn_timeout.farkle", 30, 86400)),
@@ -127,6 +130,10 @@ class GuildSettings:
 
     def turn_timeout(self, kind: str) -> int:
         return int(self.values.get(f"turn_timeout.{kind}", 300))
+
+    def game_enabled(self, kind: str) -> bool:
+        enabled = self.values["enabled_games"]
+        return "all" in enabled or kind in enabled
 
     def channel_allowed(self, channel_id: int) -> bool:
         allowed = self.values["allowed_channels"]

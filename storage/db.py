@@ -139,10 +139,10 @@ class Database:
         db = cls(conn, path, clock)
         try:
             await db._check_readable()
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.execute("PRAGMA busy_timeout = 5000")
-            await conn.execute("PRAGMA journal_mode = WAL")
-            await conn.execute("PRAGMA synchronous = NORMAL")
+            await db._run("PRAGMA foreign_keys = ON")
+            await db._run("PRAGMA busy_timeout = 5000")
+            await db._run("PRAGMA journal_mode = WAL")
+            await db._run("PRAGMA synchronous = NORMAL")
             await db._migrate()
         except BaseException:
             await conn.close()
@@ -180,7 +180,7 @@ class Database:
                 )
 
     async def _migrate(self) -> None:
-        await self._conn.execute(
+        await self._run(
             "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
         )
         rows = await self._conn.execute_fetchall("SELECT version FROM schema_migrations")
@@ -205,14 +205,14 @@ class Database:
         return {r["key"]: json.loads(r["value"]) for r in rows}
 
     async def set_guild_setting(self, guild_id: int, key: str, value: Any) -> None:
-        await self._conn.execute(
+        await self._run(
             "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
             "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
             (guild_id, key, json.dumps(value)),
         )
 
     async def reset_guild_setting(self, guild_id: int, key: str) -> None:
-        await self._conn.execute("DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+        await self._run("DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
 
     # -- games ----------------------------------------------------------------------------
     async def create_game(
@@ -229,14 +229,13 @@ class Database:
         now = self._clock()
         async with self._transaction():
             try:
-                cur = await self._conn.execute(
+                _, game_id = await self._run(
                     "INSERT INTO games (kind, guild_id, channel_id, host_user_id, status, options, seed, "
                     "created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
                     (kind, guild_id, channel_id, host_user_id, json.dumps(options), seed, now, now),
                 )
             except sqlite3.IntegrityError as exc:
                 raise ChannelBusy("This channel already has a game. Finish or cancel it first.") from exc
-            game_id = cur.lastrowid
             assert game_id is not None
             await self._write_seats(game_id, seats)
         return await self.load_game(game_id)
@@ -308,18 +307,18 @@ class Database:
             sets.append("result = ?")
             params.append(json.dumps(result))
         async with self._transaction():
-            cur = await self._conn.execute(
+            rowcount, _ = await self._run(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
                 [*params, game_id, expected_version],
             )
-            if cur.rowcount != 1:
+            if rowcount != 1:
                 raise VersionConflict("The game changed meanwhile; nothing was saved.")
             if actions:
                 row = await self._conn.execute_fetchall(
                     "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)
                 )
                 seq = row[0][0]
-                await self._conn.executemany(
+                await self._run_many(
                     "INSERT INTO actions (game_id, seq, version, seat, user_id, source, action, created_at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [
@@ -328,16 +327,16 @@ class Database:
                     ],
                 )
             if seats is not None:
-                await self._conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+                await self._run("DELETE FROM seats WHERE game_id = ?", (game_id,))
                 await self._write_seats(game_id, seats)
             if clear_timers:
-                await self._conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+                await self._run("DELETE FROM timers WHERE game_id = ?", (game_id,))
             if results:
                 row = await self._conn.execute_fetchall(
                     "SELECT guild_id, kind FROM games WHERE id = ?", (game_id,)
                 )
                 guild_id, kind = row[0]
-                await self._conn.executemany(
+                await self._run_many(
                     "INSERT OR REPLACE INTO results (game_id, guild_id, kind, user_id, place, score, outcome, "
                     "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [(game_id, guild_id, kind, r.user_id, r.place, r.score, r.outcome, now) for r in results],
@@ -345,10 +344,15 @@ class Database:
         return expected_version + 1
 
     async def set_host(self, game_id: int, user_id: int | None) -> None:
-        await self._conn.execute("UPDATE games SET host_user_id = ? WHERE id = ?", (user_id, game_id))
+        await self._run("UPDATE games SET host_user_id = ? WHERE id = ?", (user_id, game_id))
+
+    async def set_private_route(self, game_id: int, seat: str, route: str) -> None:
+        await self._run(
+            "UPDATE seats SET private_route = ? WHERE game_id = ? AND seat = ?", (route, game_id, seat)
+        )
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
-        await self._conn.execute("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
+        await self._run("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def actions(self, game_id: int) -> list[LoggedAction]:
         rows = await self._conn.execute_fetchall(
@@ -367,14 +371,14 @@ class Database:
 
     # -- timers ---------------------------------------------------------------------------
     async def set_timer(self, game_id: int, purpose: str, deadline: float) -> None:
-        await self._conn.execute(
+        await self._run(
             "INSERT INTO timers (game_id, purpose, deadline) VALUES (?, ?, ?) "
             "ON CONFLICT (game_id, purpose) DO UPDATE SET deadline = excluded.deadline",
             (game_id, purpose, deadline),
         )
 
     async def clear_timer(self, game_id: int, purpose: str) -> None:
-        await self._conn.execute("DELETE FROM timers WHERE game_id = ? AND purpose = ?", (game_id, purpose))
+        await self._run("DELETE FROM timers WHERE game_id = ? AND purpose = ?", (game_id, purpose))
 
     async def timers(self) -> list[tuple[int, str, float]]:
         rows = await self._conn.execute_fetchall("SELECT game_id, purpose, deadline FROM timers ORDER BY deadline")
@@ -397,9 +401,22 @@ class Database:
             stats.setdefault(kind, {})[outcome] = count
         return stats
 
-    # -- internals ------------------------------------------------------------------------
+    # -- internals ----
+    async def _run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        cursor = await self._conn.executemany(sql, rows)
+        await cursor.close()
+
+    async def _run(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
+        """Execute one statement and close its cursor (an open cursor blocks COMMIT).
+        Returns (rowcount, lastrowid)."""
+        cursor = await self._conn.execute(sql, params)
+        try:
+            return cursor.rowcount, cursor.lastrowid
+        finally:
+            await cursor.close()
+
     def _transaction(self) -> _Transaction:
-        return _Transaction(self._conn)
+        return _Transaction(self)
 
     async def _seats(self, game_id: int) -> list[SeatRecord]:
         rows = await self._conn.execute_fetchall(
@@ -408,7 +425,7 @@ class Database:
         return [_seat_from_row(r) for r in rows]
 
     async def _write_seats(self, game_id: int, seats: Sequence[SeatRecord]) -> None:
-        await self._conn.executemany(
+        await self._run_many(
             "INSERT INTO seats (game_id, seat, position, user_id, ai_level, display_name, timeouts_in_a_row, "
             "private_route) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
@@ -422,21 +439,21 @@ class Database:
 class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     async def __aenter__(self) -> None:
-        await self._conn.execute("BEGIN IMMEDIATE")
+        await self._db._run("BEGIN IMMEDIATE")
 
     async def __aexit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
         if exc is None:
             try:
-                await self._conn.execute("COMMIT")
+                await self._db._run("COMMIT")
                 return
             except BaseException:
-                await self._conn.execute("ROLLBACK")
+                await self._db._run("ROLLBACK")
                 raise
-        await self._conn.execute("ROLLBACK")
+        await self._db._run("ROLLBACK")
 
 
 def _refuse_foreign_file(path: Path) -> None:

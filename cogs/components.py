@@ -1,0 +1,113 @@
+"""Builds the components the bot shows. They are layout only: every click is routed by its
+custom_id in cogs.router (reloading the game from the database), never by an in-memory view,
+so nothing here has to survive a restart."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from cogs import routing
+from storage import GameRecord
+
+PAGE_SIZE = 25  # Discord's limit of options in one select
+MAX_BOARD_BUTTONS = 15  # beyond this the board shows a "Choose…" picker instead
+
+
+class Layout(discord.ui.View):
+    """A view used only to lay out components; never stored in discord.py's view store."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_dispatchable(self) -> bool:  # routing is by custom_id (cogs.router)
+        return False
+
+
+def _label(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def lobby_components(rec: GameRecord, ai_levels: Sequence[str], ai_allowed: bool) -> Layout:
+    view = Layout()
+    gid = rec.id
+    view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success,
+                                    custom_id=routing.make(gid, "join"), row=0))
+    view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary,
+                                    custom_id=routing.make(gid, "leave"), row=0))
+    view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary,
+                                    custom_id=routing.make(gid, "start"), row=0))
+    view.add_item(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger,
+                                    custom_id=routing.make(gid, "cancel"), row=0))
+    if ai_allowed and ai_levels:
+        select = discord.ui.Select(
+            placeholder="Add an AI seat…",
+            custom_id=routing.make(gid, "ai"),
+            options=[discord.SelectOption(label=f"AI ({level})", value=level) for level in ai_levels],
+            row=1,
+        )
+        view.add_item(select)
+    return view
+
+
+def board_components(
+    rec: GameRecord,
+    actions: Sequence[tuple[str, str]],
+    *,
+    version: int,
+    show_private_button: bool,
+    show_picker: bool,
+) -> Layout:
+    """Buttons for a small set of public actions (action, label); otherwise a "Choose…"
+    button that opens a private picker. Plus "Show my hand" for games with secrets."""
+    view = Layout()
+    gid = rec.id
+    direct = [
+        (a, label) for a, label in actions if routing.fits(gid, "a", version, a)
+    ]
+    if actions and len(direct) == len(actions) and len(actions) <= MAX_BOARD_BUTTONS and not show_picker:
+        for index, (action, label) in enumerate(actions):
+            view.add_item(discord.ui.Button(
+                label=_label(label), style=discord.ButtonStyle.primary,
+                custom_id=routing.make(gid, "a", version, action), row=index // 5,
+            ))
+    elif actions or show_picker:
+        view.add_item(discord.ui.Button(label="Choose your move…", style=discord.ButtonStyle.primary,
+                                        custom_id=routing.make(gid, "pick", version, 0), row=0))
+    if show_private_button:
+        view.add_item(discord.ui.Button(label="🔒 Show my hand / plan", style=discord.ButtonStyle.secondary,
+                                        custom_id=routing.make(gid, "hand"), row=4))
+    return view
+
+
+def action_picker(
+    game_id: int, verb: str, actions: Sequence[tuple[str, str]], *, page: int, version: int | None = None,
+    placeholder: str = "Choose…",
+) -> Layout:
+    """A paginated select of (action, label). ``verb`` routes the choice (public picker `ps`,
+    private prompt `p`); ``version`` (public only) lets stale pickers be refused."""
+    view = Layout()
+    pages = max(1, -(-len(actions) // PAGE_SIZE))
+    page = max(0, min(page, pages - 1))
+    chunk = actions[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+    prefix_args: tuple[object, ...] = (version,) if version is not None else ()
+    if chunk:
+        title = placeholder if pages == 1 else f"{placeholder} (page {page + 1}/{pages})"
+        view.add_item(discord.ui.Select(
+            placeholder=_label(title, 100),
+            custom_id=routing.make(game_id, verb, *prefix_args),
+            options=[discord.SelectOption(label=_label(label, 100), value=action[:100]) for action, label in chunk],
+            row=0,
+        ))
+    nav_verb = f"{verb}nav"
+    if pages > 1:
+        if page > 0:
+            view.add_item(discord.ui.Button(label="◀ Previous", custom_id=routing.make(
+                game_id, nav_verb, *prefix_args, page - 1) if version is not None else routing.make(
+                game_id, nav_verb, page - 1), row=1))
+        if page < pages - 1:
+            view.add_item(discord.ui.Button(label="Next ▶", custom_id=routing.make(
+                game_id, nav_verb, *prefix_args, page + 1) if version is not None else routing.make(
+                game_id, nav_verb, page + 1), row=1))
+    return view

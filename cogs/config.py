@@ -1,0 +1,71 @@
+"""/config show|set|reset: per-server settings, for members with Manage Server."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import errors
+from sessions import SETTINGS, SessionError, parse_setting
+
+if TYPE_CHECKING:
+    from bot import DragonTavern
+
+
+class Config(commands.Cog):
+    config = app_commands.Group(
+        name="config",
+        description="Dragon Tavern settings for this server",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_guild=True),
+    )
+
+    def __init__(self, bot: DragonTavern) -> None:
+        self.bot = bot
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError
+                                    ) -> None:
+        await errors.report(interaction, error)
+
+    @config.command(name="show", description="Show every setting and its value")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def show(self, interaction: discord.Interaction) -> None:
+        settings = await self.bot.service.settings(interaction.guild_id or 0)
+        embed = discord.Embed(title="Dragon Tavern settings", colour=discord.Colour.gold())
+        for key, shown, help_text in settings.describe():
+            embed.add_field(name=key, value=f"**{shown}**\n{help_text}"[:1024], inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @config.command(name="set", description="Change a setting")
+    @app_commands.describe(setting="The setting's name", value="The new value (see /config show)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def set(self, interaction: discord.Interaction, setting: str, value: str) -> None:
+        try:
+            parsed = parse_setting(setting, value)
+        except ValueError as exc:
+            raise SessionError(str(exc)) from None
+        await self.bot.service.db.set_guild_setting(interaction.guild_id or 0, setting, parsed)
+        shown = SETTINGS[setting].show(parsed)
+        await interaction.response.send_message(f"✅ `{setting}` is now **{shown}**.", ephemeral=True)
+
+    @config.command(name="reset", description="Put a setting back to its default")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def reset(self, interaction: discord.Interaction, setting: str) -> None:
+        if setting not in SETTINGS:
+            raise SessionError(f"Unknown setting `{setting}`. Settings: {', '.join(SETTINGS)}.")
+        await self.bot.service.db.reset_guild_setting(interaction.guild_id or 0, setting)
+        shown = SETTINGS[setting].show(SETTINGS[setting].default)
+        await interaction.response.send_message(f"✅ `{setting}` is back to **{shown}**.", ephemeral=True)
+
+    @set.autocomplete("setting")
+    @reset.autocomplete("setting")
+    async def _setting_autocomplete(self, interaction: discord.Interaction, current: str
+                                    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=k, value=k) for k in SETTINGS if current.lower() in k][:25]
+
+
+async def setup(bot: DragonTavern) -> None:
+    await bot.add_cog(Config(bot))

@@ -1,0 +1,58 @@
+"""One place that turns any error from a command or a click into a private message.
+
+Rule and permission problems are explained; anything unexpected becomes "something went
+wrong (ref XXXX)" for the user and a logged traceback carrying the same ref.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+import discord
+from discord import app_commands
+
+from engine import IllegalAction
+from sessions import SessionError
+from storage import StorageError, VersionConflict
+
+log = logging.getLogger("dragon_tavern.errors")
+
+
+def user_message(error: BaseException) -> str:
+    """The text to show the user for ``error`` (logs unexpected ones with a ref)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, IllegalAction | SessionError):
+        return f"⚠️ {error}"
+    if isinstance(error, VersionConflict):
+        return "⚠️ Someone acted at the same moment; nothing was changed. Please try again."
+    if isinstance(error, app_commands.MissingPermissions):
+        return "🔒 You need the **Manage Server** permission for this."
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "This command only works in a server channel."
+    if isinstance(error, app_commands.CheckFailure):
+        return "🔒 You can't use this command here."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} s."
+    ref = secrets.token_hex(3).upper()
+    if isinstance(error, StorageError):
+        log.error("storage error (ref %s): %s", ref, error, exc_info=error)
+        return f"⚠️ The game could not be saved right now, so nothing changed (ref {ref}). Please try again."
+    log.error("unexpected error (ref %s)", ref, exc_info=error)
+    return f"💥 Something went wrong (ref {ref}). Nothing was changed; the bot's admins can look the ref up."
+
+
+async def reply_privately(interaction: discord.Interaction, text: str) -> None:
+    """Send ``text`` ephemerally, whether or not the interaction was already answered."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error message to the user", exc_info=True)
+
+
+async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    await reply_privately(interaction, user_message(error))

@@ -1,0 +1,182 @@
+"""Slash commands for playing: /game new|status|list|resign|cancel|rules|stats and /play."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import errors
+from cogs.router import actor_of
+from engine import registry
+from sessions import SessionError
+from storage import GameRecord
+
+if TYPE_CHECKING:
+    from bot import DragonTavern
+
+MAX_AUTOCOMPLETE = 25
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=info.title, value=info.name) for info in registry.all_games()]
+
+
+class Games(commands.Cog):
+    game = app_commands.Group(name="game", description="Start, follow and manage board games", guild_only=True)
+
+    def __init__(self, bot: DragonTavern) -> None:
+        self.bot = bot
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError
+                                    ) -> None:
+        await errors.report(interaction, error)
+
+    async def _channel_game(self, interaction: discord.Interaction) -> GameRecord:
+        rec = await self.bot.service.db.active_game_in_channel(interaction.channel_id or 0)
+        if rec is None:
+            raise SessionError("There is no game in this channel. Start one with `/game new`.")
+        return rec
+
+    @game.command(name="new", description="Open a lobby for a new game in this channel")
+    @app_commands.describe(game="Which game", options="Options such as `extended=on` (see /game rules)")
+    async def new(self, interaction: discord.Interaction, game: str, options: str = "") -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        rec = await self.bot.service.create(game, interaction.guild_id, interaction.channel_id,
+                                            actor_of(interaction), options)
+        await self.bot.presenter.show_new_lobby(rec)
+        await interaction.followup.send(f"Lobby #{rec.id} is open in this channel. Others press **Join**; "
+                                        "you press **Start** when everyone is in.", ephemeral=True)
+
+    @new.autocomplete("game")
+    async def _new_game_autocomplete(self, interaction: discord.Interaction, current: str
+                                     ) -> list[app_commands.Choice[str]]:
+        return [c for c in game_choices() if current.lower() in c.name.lower() or current.lower() in c.value]
+
+    @game.command(name="status", description="Show this channel's game board again, at the bottom")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        rec = await self._channel_game(interaction)
+        await self.bot.presenter.repost_board(rec)
+        await interaction.followup.send("The board is below.", ephemeral=True)
+
+    @game.command(name="list", description="Games running in this server")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        games = await self.bot.service.db.games(guild_id=interaction.guild_id)
+        if not games:
+            await interaction.response.send_message("No games are running in this server.", ephemeral=True)
+            return
+        lines = []
+        for rec in games[:30]:
+            title = registry.get(rec.kind).title
+            players = ", ".join(s.display_name for s in rec.seats)
+            lines.append(f"#{rec.id} **{title}** in <#{rec.channel_id}> — {rec.status} — {players}")
+        await interaction.response.send_message("\n".join(lines)[:1900], ephemeral=True)
+
+    @game.command(name="resign", description="Resign from this channel's game")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        rec = await self._channel_game(interaction)
+        outcome = await self.bot.service.resign(rec.id, actor_of(interaction))
+        await self.bot.after_change(outcome)
+        await interaction.followup.send("You resigned.", ephemeral=True)
+
+    @game.command(name="cancel", description="Cancel this channel's game (host or Manage Server)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        rec = await self._channel_game(interaction)
+        outcome = await self.bot.service.cancel(rec.id, actor_of(interaction))
+        await self.bot.after_change(outcome)
+        await interaction.followup.send(f"Game #{rec.id} was cancelled.", ephemeral=True)
+
+    @game.command(name="rules", description="A short summary of a game's rules and options")
+    @app_commands.describe(game="Which game")
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        try:
+            info = registry.get(game)
+        except KeyError as exc:
+            raise SessionError(str(exc.args[0])) from None
+        embed = discord.Embed(title=f"{info.emoji} {info.title}", description=info.rules_summary[:4000],
+                              colour=discord.Colour.gold())
+        cls = info.game_class
+        embed.add_field(name="Players", value=f"{cls.MIN_PLAYERS}–{cls.MAX_PLAYERS}")
+        if cls.OPTIONS:
+            embed.add_field(name="Options (for /game new)", value="\n".join(
+                f"`{o.name}` (default `{o.default}`): {o.help}" for o in cls.OPTIONS)[:1024], inline=False)
+        embed.add_field(name="AI levels", value=", ".join(info.ai_levels))
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    rules.autocomplete("game")(_new_game_autocomplete)
+
+    @game.command(name="stats", description="Wins, losses and draws in this server")
+    async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        target = member or interaction.user
+        stats = await self.bot.service.db.user_stats(interaction.guild_id or 0, target.id)
+        if not stats:
+            await interaction.response.send_message(f"{target.display_name} has no finished games here yet.",
+                                                    ephemeral=True)
+            return
+        lines = []
+        for kind, counts in sorted(stats.items()):
+            title = registry.get(kind).title if kind in {i.name for i in registry.all_games()} else kind
+            parts = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+            lines.append(f"**{title}**: {parts}")
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    # -- /play ----------------------------------------------------------------------------
+    @app_commands.command(name="play", description="Make a move in text notation (autocomplete lists the legal ones)")
+    @app_commands.describe(action="Your move, e.g. 3@b2", game="Game number (only needed in DMs with several games)")
+    async def play(self, interaction: discord.Interaction, action: str, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        rec = await self._play_target(interaction, game)
+        outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action.strip())
+        await self.bot.after_change(outcome)
+        await interaction.followup.send(f"✅ Played `{action.strip()}`.", ephemeral=True)
+
+    async def _play_target(self, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
+        db = self.bot.service.db
+        if game_id is not None:
+            rec = await db.load_game(game_id)
+            if rec.seat_of_user(interaction.user.id) is None:
+                raise SessionError(f"You are not playing in game #{game_id}.")
+            return rec
+        if interaction.guild_id is not None:
+            return await self._channel_game(interaction)
+        mine = [g for g in await db.games(statuses=("active",)) if g.seat_of_user(interaction.user.id)]
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise SessionError("You are not in any running game.")
+        raise SessionError("You are in several games: add `game:` with its number ("
+                           + ", ".join(f"#{g.id}" for g in mine) + ").")
+
+    @play.autocomplete("action")
+    async def _play_autocomplete(self, interaction: discord.Interaction, current: str
+                                 ) -> list[app_commands.Choice[str]]:
+        try:
+            game_id = getattr(interaction.namespace, "game", None)
+            rec = await self._play_target(interaction, game_id)
+            _, game = await self.bot.service.load(rec.id)
+        except Exception:
+            return []
+        seat = rec.seat_of_user(interaction.user.id)
+        if game is None or seat is None or seat.seat not in game.to_act():
+            return []
+        text = current.strip().lower()
+        choices = []
+        for action in game.legal_actions(seat.seat):
+            if text and text not in action.lower():
+                continue
+            label = game.describe_action(seat.seat, action)
+            name = action if label == action else f"{action} — {label}"
+            choices.append(app_commands.Choice(name=name[:100], value=action[:100]))
+            if len(choices) >= MAX_AUTOCOMPLETE:
+                break
+        return choices
+
+
+async def setup(bot: DragonTavern) -> None:
+    await bot.add_cog(Games(bot))

@@ -1,0 +1,283 @@
+"""Turns session outcomes into Discord messages: the one board message per game (edited on
+every change), private prompts (DM, or the ephemeral fallback), and the end of the game.
+
+Public messages are drawn only from ``game.view(None)`` and public events; private views and
+events go only to their owner. Every outcome reaching here has already been saved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import render
+from cogs import components
+from engine import Event, Game, registry
+from sessions import Outcome
+from sessions.settings import GuildSettings
+from storage import GameRecord, SeatRecord
+
+if TYPE_CHECKING:
+    from bot import DragonTavern
+
+log = logging.getLogger(__name__)
+
+_PLACEHOLDER = re.compile(r"\{(p\d+)\}")
+RECENT_EVENTS = 6
+DM_CLOSED = 50007
+
+
+def fill_names(text: str, names: dict[str, str]) -> str:
+    """Replace ``{p1}`` placeholders in engine text with display names."""
+    return _PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(1)), text)
+
+
+def public_events(events: list[Event]) -> list[Event]:
+    return [e for e in events if e.to is None]
+
+
+class Presenter:
+    def __init__(self, bot: DragonTavern) -> None:
+        self.bot = bot
+        # Recent public event lines per game, for the board's "Recent" field. In memory only:
+        # after a restart the board simply starts a fresh list (the log is in the database).
+        self._recent: dict[int, list[str]] = {}
+
+    # -- public board ---------------------------------------------------------------------
+    async def lobby_message(self, rec: GameRecord) -> dict[str, Any]:
+        info = registry.get(rec.kind)
+        settings = await self.bot.service.settings(rec.guild_id)
+        cls = info.game_class
+        embed = discord.Embed(
+            title=f"{info.emoji} {info.title} — lobby #{rec.id}",
+            description=f"{cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players. Press **Join** to take a seat; "
+            "the host presses **Start**.",
+            colour=discord.Colour.gold(),
+        )
+        seats = "\n".join(
+            f"{i + 1}. {s.display_name}{' (host)' if s.user_id == rec.host_user_id else ''}"
+            for i, s in enumerate(rec.seats)
+        ) or "nobody yet"
+        embed.add_field(name=f"Seats ({len(rec.seats)}/{cls.MAX_PLAYERS})", value=seats, inline=False)
+        if rec.options:
+            embed.add_field(name="Options", value=", ".join(f"`{k}={_show(v)}`" for k, v in rec.options.items()))
+        embed.set_footer(text=f"/game rules {rec.kind} for the rules")
+        view = components.lobby_components(rec, info.ai_levels, settings["ai_seats"])
+        return {"content": None, "embed": embed, "view": view, "attachments": []}
+
+    async def board_message(self, rec: GameRecord, game: Game, final: bool = False) -> dict[str, Any]:
+        info = registry.get(rec.kind)
+        settings = await self.bot.service.settings(rec.guild_id)
+        names = {s.seat: s.display_name for s in rec.seats}
+        public = game.view(None)
+        text = render.render_text(rec.kind, public, names)
+        colour = discord.Colour.dark_green() if not game.is_over else discord.Colour.dark_grey()
+        embed = discord.Embed(title=f"{info.emoji} {info.title} — game #{rec.id}", description=text, colour=colour)
+        to_act = game.to_act() if not game.is_over else []
+        players = []
+        for s in rec.seats:
+            marker = "▶ " if s.seat in to_act else ""
+            who = f"<@{s.user_id}>" if s.user_id and not s.is_ai else s.display_name
+            ai = f" 🤖 {s.ai_level}" if s.is_ai else ""
+            players.append(f"{marker}{who}{ai}")
+        embed.add_field(name="Players", value="\n".join(players)[:1024], inline=True)
+        recent = self._recent.get(rec.id, [])
+        if recent:
+            embed.add_field(name="Recent", value="\n".join(recent[-RECENT_EVENTS:])[:1024], inline=False)
+        if game.is_over and game.result is not None:
+            embed.add_field(name="Result", value=_result_text(game, names)[:1024], inline=False)
+        elif rec.status in ("cancelled", "abandoned"):
+            embed.add_field(name="Result", value=f"The game was {rec.status}.", inline=False)
+        embed.set_footer(text=f"move {rec.version} · /play <action> · /game rules {rec.kind}")
+        files: list[discord.File] = []
+        if settings["images"]:
+            png = await asyncio.to_thread(render.render_png, rec.kind, public, names)
+            if png:
+                files.append(discord.File(io.BytesIO(png), filename="board.png", description=f"{info.title} board"))
+                embed.set_image(url="attachment://board.png")
+        running = rec.status == "active" and not game.is_over
+        actions: list[tuple[str, str]] = []
+        public_seats = [p for p in to_act if not _is_ai(rec, p)]
+        many_actors = len(public_seats) > 1
+        if running and len(public_seats) == 1:
+            seat = public_seats[0]
+            actions = [
+                (a, game.describe_action(seat, a))
+                for a in game.legal_actions(seat)
+                if not game.is_private_action(seat, a)
+            ]
+        view = None
+        if running:
+            view = components.board_components(
+                rec, actions, version=rec.version,
+                show_private_button=type(game).HIDDEN_INFORMATION,
+                show_picker=many_actors and any(
+                    not game.is_private_action(p, a) for p in public_seats for a in game.legal_actions(p)
+                ),
+            )
+        return {"content": None, "embed": embed, "view": view, "attachments": files}
+
+    async def show(self, outcome: Outcome) -> None:
+        """Announce a saved outcome: update the board, then send private prompts."""
+        rec = outcome.record
+        names = outcome.names
+        lines = [fill_names(e.text, names) for e in public_events(outcome.events)]
+        if lines:
+            self._recent.setdefault(rec.id, []).extend(lines)
+            del self._recent[rec.id][:-RECENT_EVENTS]
+        if rec.status == "lobby":
+            await self._put_board(rec, await self.lobby_message(rec))
+            return
+        game = outcome.game
+        if game is None:
+            rec, game = await self.bot.service.load(rec.id)
+        if game is None:  # cancelled before starting: close the lobby message
+            await self._put_board(rec, await self._closed_lobby(rec))
+            return
+        await self._put_board(rec, await self.board_message(rec, game))
+        await self.send_private(rec, game, outcome.events)
+
+    async def show_new_lobby(self, rec: GameRecord) -> None:
+        await self._put_board(rec, await self.lobby_message(rec))
+
+    async def repost_board(self, rec: GameRecord) -> None:
+        """Post the board again at the bottom of the channel; the old one points to it."""
+        old = rec.board_message_id
+        rec.board_message_id = None
+        if rec.status == "lobby":
+            await self._put_board(rec, await self.lobby_message(rec))
+        else:
+            rec, game = await self.bot.service.load(rec.id)
+            rec.board_message_id = None
+            assert game is not None
+            await self._put_board(rec, await self.board_message(rec, game))
+        if old is not None:
+            channel = self.bot.get_channel(rec.channel_id)
+            if isinstance(channel, discord.abc.Messageable):
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
+                        content="⬇️ This board moved further down.", embed=None, view=None, attachments=[])
+
+    async def _closed_lobby(self, rec: GameRecord) -> dict[str, Any]:
+        info = registry.get(rec.kind)
+        embed = discord.Embed(title=f"{info.emoji} {info.title} — lobby #{rec.id}",
+                              description=f"This lobby was {rec.status}.", colour=discord.Colour.dark_grey())
+        return {"content": None, "embed": embed, "view": None, "attachments": []}
+
+    async def _put_board(self, rec: GameRecord, message: dict[str, Any]) -> None:
+        channel = self.bot.get_channel(rec.channel_id) or await self.bot.fetch_channel(rec.channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        kwargs = dict(message)
+        if rec.board_message_id is not None:
+            partial = channel.get_partial_message(rec.board_message_id)  # type: ignore[attr-defined]
+            try:
+                await partial.edit(**kwargs)
+                return
+            except discord.NotFound:
+                log.info("game %s: board message vanished; posting a new one", rec.id)
+        files = kwargs.pop("attachments")
+        sent = await channel.send(**kwargs, files=files)
+        await self.bot.service.db.set_board_message(rec.id, sent.id)
+
+    # -- private prompts ------------------------------------------------------------------
+    async def send_private(self, rec: GameRecord, game: Game, events: list[Event]) -> None:
+        """DM each human seat its private events and, if it has secret choices to make now,
+        its private prompt. Where DMs fail, the board's "Show my hand" button takes over."""
+        if rec.status != "active":
+            return
+        settings = await self.bot.service.settings(rec.guild_id)
+        for seat in rec.seats:
+            if seat.is_ai or seat.user_id is None:
+                continue
+            own_events = [e for e in events if e.to == seat.seat]
+            needs_prompt = bool(private_actions(game, seat.seat))
+            if not own_events and not needs_prompt:
+                continue
+            if settings["hidden_pick_mode"] == "ephemeral" or seat.private_route == "ephemeral":
+                continue  # they read it through the board's button
+            await self._dm_prompt(rec, game, seat, own_events, settings)
+
+    async def _dm_prompt(
+        self, rec: GameRecord, game: Game, seat: SeatRecord, own_events: list[Event], settings: GuildSettings
+    ) -> None:
+        assert seat.user_id is not None
+        message = self.private_message(rec, game, seat.seat, own_events, page=0)
+        try:
+            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+            await user.send(**message)
+        except discord.Forbidden as exc:
+            if exc.code != DM_CLOSED and exc.status != 403:
+                raise
+            await self.bot.service.set_private_route(rec.id, seat.seat, "ephemeral")
+            if settings["hidden_pick_mode"] == "dm":
+                log.info("game %s: DMs closed for a seat in dm-only mode; the board button remains", rec.id)
+
+    def private_message(
+        self, rec: GameRecord, game: Game, seat_id: str, own_events: list[Event], *, page: int
+    ) -> dict[str, Any]:
+        info = registry.get(rec.kind)
+        names = {s.seat: s.display_name for s in rec.seats}
+        text = render.render_text(rec.kind, game.view(seat_id), names)
+        embed = discord.Embed(title=f"🔒 {info.title} — game #{rec.id} (only you see this)", description=text,
+                              colour=discord.Colour.blurple())
+        if own_events:
+            embed.add_field(name="For you", value="\n".join(fill_names(e.text, names) for e in own_events)[:1024],
+                            inline=False)
+        choices = private_actions(game, seat_id)
+        view = None
+        if choices:
+            embed.set_footer(text="Your choice stays secret until the rules reveal it.")
+            view = components.action_picker(rec.id, "p", choices, page=page, placeholder="Your secret choice…")
+        return {"embed": embed, "view": view}
+
+    # -- the ephemeral picker for public actions ----------------------------------------
+    def public_picker(self, rec: GameRecord, game: Game, seat_id: str, page: int) -> dict[str, Any]:
+        choices = [(a, game.describe_action(seat_id, a)) for a in game.legal_actions(seat_id)
+                   if not game.is_private_action(seat_id, a)]
+        if not choices:
+            return {"content": "You have no move to make right now.", "view": None}
+        view = components.action_picker(rec.id, "ps", choices, page=page, version=rec.version,
+                                        placeholder="Your move…")
+        return {"content": f"Choose your move ({len(choices)} legal).", "view": view}
+
+
+def private_actions(game: Game, seat_id: str) -> list[tuple[str, str]]:
+    if game.is_over or seat_id not in game.to_act():
+        return []
+    return [(a, game.describe_action(seat_id, a)) for a in game.legal_actions(seat_id)
+            if game.is_private_action(seat_id, a)]
+
+
+def _is_ai(rec: GameRecord, seat_id: str) -> bool:
+    return any(s.seat == seat_id and s.is_ai for s in rec.seats)
+
+
+def _show(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _result_text(game: Game, names: dict[str, str]) -> str:
+    result = game.result
+    assert result is not None
+    lines = []
+    medals = ["🥇", "🥈", "🥉"]
+    for place, group in enumerate(result.ranking):
+        medal = medals[place] if place < len(medals) else f"{place + 1}."
+        who = ", ".join(
+            f"{names.get(p, p)}" + (f" ({_fmt(result.scores[p])})" if p in result.scores else "") for p in group
+        )
+        lines.append(f"{medal} {who}")
+    lines.append(fill_names(result.reason, names))
+    return "\n".join(lines)
+
+
+def _fmt(score: float) -> str:
+    return str(int(score)) if float(score).is_integer() else f"{score:g}"

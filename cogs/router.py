@@ -1,0 +1,179 @@
+"""Routes every component click by its custom_id (see cogs.routing), after a restart too."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from cogs import errors, routing
+from cogs.presenter import private_actions
+from engine import Event, registry
+from sessions import Actor, SessionError
+
+if TYPE_CHECKING:
+    from bot import DragonTavern
+
+log = logging.getLogger(__name__)
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    user = interaction.user
+    perms = getattr(user, "guild_permissions", None)
+    is_admin = bool(perms and perms.manage_guild)
+    return Actor(user_id=user.id, name=user.display_name, is_admin=is_admin)
+
+
+class Router(commands.Cog):
+    def __init__(self, bot: DragonTavern) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        custom_id = (interaction.data or {}).get("custom_id", "")
+        route = routing.parse(str(custom_id))
+        if route is None:
+            if str(custom_id).startswith(f"{routing.PREFIX}:"):
+                await errors.reply_privately(interaction, "⚠️ That control is broken or from an old version.")
+            return
+        try:
+            await self.dispatch(interaction, route)
+        except Exception as exc:  # the one handler: never a traceback to the user
+            await errors.report(interaction, exc)
+
+    async def dispatch(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        handler = getattr(self, f"_on_{route.verb}", None)
+        if handler is None:
+            await errors.reply_privately(interaction, "⚠️ That control is from an old version of the bot.")
+            return
+        await handler(interaction, route)
+
+    # -- lobby ----------------------------------------------------------------------------
+    async def _on_join(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        await interaction.response.defer()
+        await self.bot.presenter.show(await self.bot.service.join(route.game_id, actor_of(interaction)))
+
+    async def _on_leave(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        await interaction.response.defer()
+        await self.bot.presenter.show(await self.bot.service.leave(route.game_id, actor_of(interaction)))
+
+    async def _on_ai(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        values = (interaction.data or {}).get("values") or []
+        await interaction.response.defer()
+        outcome = await self.bot.service.add_ai(route.game_id, actor_of(interaction), str(values[0]) if values
+                                                else None)
+        await self.bot.presenter.show(outcome)
+
+    async def _on_cancel(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        await interaction.response.defer()
+        outcome = await self.bot.service.cancel(route.game_id, actor_of(interaction))
+        await self.bot.after_change(outcome)
+
+    async def _on_start(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        await interaction.response.defer()
+        await self.bot.start_game(route.game_id, actor_of(interaction))
+
+    # -- public moves ---------------------------------------------------------------------
+    async def _on_a(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        await interaction.response.defer()
+        version = route.int_arg(0, -1)
+        outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), route.arg(1),
+                                               expected_version=version)
+        if outcome.changed:
+            await self.bot.after_change(outcome)
+        elif outcome.notice:
+            await errors.reply_privately(interaction, outcome.notice)
+
+    async def _on_pick(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        await self._send_picker(interaction, route.game_id, route.int_arg(1), edit=False)
+
+    async def _on_psnav(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        await self._send_picker(interaction, route.game_id, route.int_arg(1), edit=True)
+
+    async def _send_picker(self, interaction: discord.Interaction, game_id: int, page: int, *, edit: bool) -> None:
+        rec, game = await self.bot.service.load(game_id)
+        seat = rec.seat_of_user(interaction.user.id)
+        if seat is None:
+            raise SessionError("You are not playing in this game.")
+        if game is None or rec.status != "active":
+            raise SessionError("This game is not running.")
+        if seat.seat not in game.to_act():
+            raise SessionError("It is not your turn.")
+        message = self.bot.presenter.public_picker(rec, game, seat.seat, page)
+        if edit:
+            await interaction.response.edit_message(**message)
+        else:
+            await interaction.response.send_message(**message, ephemeral=True)
+
+    async def _on_ps(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if not values:
+            raise SessionError("Pick one option.")
+        await interaction.response.defer()
+        outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), str(values[0]),
+                                               expected_version=route.int_arg(0, -1))
+        await interaction.edit_original_response(content=f"✅ Played `{values[0]}`.", view=None)
+        if outcome.changed:
+            await self.bot.after_change(outcome)
+
+    # -- private prompts ------------------------------------------------------------------
+    async def _on_hand(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        await self._send_private(interaction, route.game_id, page=0, edit=False)
+
+    async def _on_pnav(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        await self._send_private(interaction, route.game_id, page=route.int_arg(0), edit=True)
+
+    async def _send_private(self, interaction: discord.Interaction, game_id: int, *, page: int, edit: bool) -> None:
+        rec, game = await self.bot.service.load(game_id)
+        seat = rec.seat_of_user(interaction.user.id)
+        if seat is None:
+            raise SessionError("You are not playing in this game, so you have no hand to see.")
+        if game is None or rec.status != "active":
+            raise SessionError("This game is not running.")
+        message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=page)
+        if edit:
+            await interaction.response.edit_message(**message)
+        else:
+            await interaction.response.send_message(**message, ephemeral=True)
+
+    async def _on_p(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        values = (interaction.data or {}).get("values") or []
+        if not values:
+            raise SessionError("Pick one option.")
+        action = str(values[0])
+        await interaction.response.defer()
+        outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), action)
+        rec, game = outcome.record, outcome.game
+        seat = rec.seat_of_user(interaction.user.id)
+        label = game.describe_action(seat.seat, action) if game and seat else action
+        message: dict[str, Any] = {"content": f"✅ {label}", "embed": None, "view": None}
+        in_dm = interaction.guild_id is None
+        if game is not None and seat is not None and not in_dm and private_actions(game, seat.seat):
+            # Ephemeral route: the same message becomes the next prompt.
+            own = [e for e in outcome.events if e.to == seat.seat]
+            message = {"content": f"✅ {label}", **self.bot.presenter.private_message(rec, game, seat.seat, own,
+                                                                                        page=0)}
+        await interaction.edit_original_response(**message)
+        await self.bot.after_change(outcome)
+
+
+def route_notice(seats_dm: list[str], seats_ephemeral: list[str]) -> list[Event]:
+    """Public lines saying which path private prompts take (never what they contain)."""
+    events = []
+    if seats_dm:
+        events.append(Event("route", f"🔒 Private prompts by DM: {', '.join(seats_dm)}."))
+    if seats_ephemeral:
+        events.append(Event("route", f"🔒 DMs closed for {', '.join(seats_ephemeral)}: use the "
+                                      "“Show my hand / plan” button on this board."))
+    return events
+
+
+async def setup(bot: DragonTavern) -> None:
+    await bot.add_cog(Router(bot))
+
+
+__all__ = ["Router", "actor_of", "registry", "route_notice"]
