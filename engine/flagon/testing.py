@@ -1,0 +1,99 @@
+"""Helpers to build positions for tests and examples (not used by the engine itself).
+
+``position`` makes a game that is already past setup, on an empty tavern unless furniture is
+given; ``step`` plans cards and runs one time step until the first question; ``answer`` plays
+answers for whoever is asked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.base import Event
+from engine.flagon import geometry as G
+from engine.flagon.cards import deck_of, dragon_of
+from engine.flagon.game import FlagonGame
+
+
+def position(
+    chars: dict[str, tuple[str, str, str]],
+    *,
+    players: list[str] | None = None,
+    tables: dict[str, list[str]] | None = None,
+    rugs: dict[str, list[str]] | None = None,
+    chairs: list[str] = (),  # type: ignore[assignment]
+    mugs: list[str] = (),  # type: ignore[assignment]
+    barrels: list[str] = (),  # type: ignore[assignment]
+    flagon: str | None = "f6",
+    marker: int = 1,
+    seed: int = 1,
+    **options: Any,
+) -> FlagonGame:
+    """A game past setup. ``chars`` maps character -> (owner, square, facing).
+
+    Tables and rugs are given as id -> squares (``"c3-e4"`` rectangles also work).
+    """
+    owners = players or sorted({o for o, _, _ in chars.values()})
+    while len(owners) < 2:
+        owners.append(f"x{len(owners)}")
+    g = FlagonGame.new(owners, seed, **options)
+    s = g.s
+    s["queue"] = []
+    s["phase"] = "plan"
+    s["tables"] = {k: _expand(v) for k, v in (tables or {}).items()}
+    s["rugs"] = {k: _expand(v) for k, v in (rugs or {}).items()}
+    s["chairs"], s["mugs"] = _count(chairs), _count(mugs)
+    s["barrels"] = sorted(barrels)
+    s["prizes"] = {"flagon": flagon} if "flagon" in s["prizes"] else s["prizes"]
+    s["marker"] = marker
+    for i, (cid, (owner, sq, facing)) in enumerate(chars.items()):
+        s["chars"][cid] = {
+            "id": cid, "owner": owner, "pos": sq, "facing": facing, "prone": False, "held": None, "rep": 20,
+            "token": marker, "seq": i + 1, "slots": [], "faceup": [], "removed": [], "mat": [dragon_of(cid)],
+            "deck_all": deck_of(cid), "playing": None, "riposte": False, "loaded": True, "gaia_last": None,
+            "placed": i,
+        }  # fmt: skip
+    s["seq"] = len(chars)
+    return g
+
+
+def _expand(v: list[str] | str) -> list[str]:
+    if isinstance(v, str) and "-" in v:
+        a, b = (G.parse(x) for x in v.split("-"))
+        return sorted(G.name((x, y)) for x in range(min(a[0], b[0]), max(a[0], b[0]) + 1)
+                      for y in range(min(a[1], b[1]), max(a[1], b[1]) + 1))  # fmt: skip
+    return sorted(v)
+
+
+def _count(sqs: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for q in sqs:
+        out[q] = out.get(q, 0) + 1
+    return out
+
+
+def step(g: FlagonGame, plans: dict[str, list[str]], order: list[str] | None = None) -> list[Event]:
+    """Make exactly the characters in ``plans`` active (others wait 5 spaces ahead), give them
+    those slot cards, fix the draw order, and run until the first question."""
+    s = g.s
+    for cid, c in s["chars"].items():
+        if cid in plans:
+            c["token"] = s["marker"]
+            c["slots"] = list(plans[cid])
+        elif c["token"] == s["marker"]:
+            c["token"] = s["marker"] + 5
+    g._begin_step()
+    s["forced_order"] = list(order) if order else list(plans)
+    return g._advance()
+
+
+def answer(g: FlagonGame, *actions: str) -> list[Event]:
+    """Play each action for the player currently asked."""
+    out: list[Event] = []
+    for a in actions:
+        out += g.play(g.to_act()[0], a)
+    return out
+
+
+def texts(events: list[Event]) -> str:
+    return "\n".join(e.text for e in events)
