@@ -20,7 +20,7 @@ from engine import Event, Game, IllegalAction, registry
 from engine.registry import GameInfo
 from sessions.errors import NotAllowed, SessionError, StaleAction
 from sessions.settings import GuildSettings
-from storage import ActionRow, Database, GameRecord, ResultRow, SeatRecord
+from storage import ActionRow, ChannelBusy, Database, GameRecord, ResultRow, SeatRecord
 
 log = logging.getLogger(__name__)
 
@@ -87,15 +87,20 @@ class GameService:
             raise NotAllowed("Games can't be started in this channel. An admin can change `allowed_channels`.")
         options = parse_options(info, options_text)
         host_seat = SeatRecord(seat="p1", position=0, user_id=host.user_id, ai_level=None, display_name=host.name)
-        return await self.db.create_game(
-            kind=kind,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            host_user_id=host.user_id,
-            options=options,
-            seed=self._seed_source(),
-            seats=[host_seat],
-        )
+        try:
+            return await self.db.create_game(
+                kind=kind,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_user_id=host.user_id,
+                options=options,
+                seed=self._seed_source(),
+                seats=[host_seat],
+            )
+        except ChannelBusy:
+            raise SessionError(
+                "This channel already has a game. Finish it, `/game cancel` it, or use another channel."
+            ) from None
 
     async def join(self, game_id: int, actor: Actor) -> Outcome:
         async with self.lock(game_id):
