@@ -1,0 +1,106 @@
+"""Dragon Farkle AI: always legal, reproducible, and sensible at the decisions that matter."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.farkle import new_game
+from engine.farkle.ai import choose_action, continue_value
+from engine.farkle.scoring import DEFAULT_TABLE
+from engine.registry import get
+from tests.engine.test_farkle_support import setup
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+def test_ai_plays_whole_games_with_legal_actions(level: str) -> None:
+    for seed in range(3):
+        g = new_game(["p1", "p2", "p3"], seed)
+        for k in range(5000):
+            if g.is_over:
+                break
+            p = g.to_act()[0]
+            a = choose_action(g, p, level, k)
+            assert a in g.legal_actions(p)
+            g.play(p, a)
+        assert g.is_over
+
+
+def test_registry_exposes_the_ai_and_it_is_reproducible() -> None:
+    info = get("farkle")
+    g = new_game(["p1", "p2"], 3)
+    p = g.to_act()[0]
+    assert info.choose_ai_action(g, p, "hard", 1) == info.choose_ai_action(g, p, "hard", 1)
+    with pytest.raises(ValueError):
+        choose_action(g, p, "godlike", 1)
+
+
+def test_value_table_stops_with_few_dice_and_pushes_with_many() -> None:
+    assert continue_value(DEFAULT_TABLE, 1, 1000) < 1000  # one die, 1,000 at risk: stop
+    assert continue_value(DEFAULT_TABLE, 6, 1000) > 1000  # six dice: 2.3% Farkle, roll on
+    assert continue_value(DEFAULT_TABLE, 2, 100) > 100
+
+
+def test_hard_stops_when_the_bank_reaches_the_keep() -> None:
+    g = setup([([1, 1, 1, 2, 3, 4], "blank")], armies={"p1": 4200})
+    g.play("p1", "recruit")
+    g.play("p1", choose_action(g, "p1", "hard", 0))
+    assert g.s["total"] >= 1000
+    assert choose_action(g, "p1", "hard", 0) == "stop"
+
+
+def test_hard_rolls_on_with_hot_dice_and_a_small_total() -> None:
+    g = setup([([1, 5, 2, 3, 4, 4], "blank")])
+    g.play("p1", "recruit")
+    assert choose_action(g, "p1", "hard", 0) == "keep:1"  # keep five dice rather than 1 and 5
+    g.play("p1", "keep:1")
+    assert choose_action(g, "p1", "hard", 0) == "roll"
+
+
+def test_hard_attacks_the_dragon_when_eligible_and_brawls_a_threat() -> None:
+    g = setup(armies={"p1": 5000})
+    assert choose_action(g, "p1", "hard", 0) == "battle"
+    g = setup(armies={"p1": 1000, "p2": 5200})
+    assert choose_action(g, "p1", "hard", 0) == "brawl:p2"
+    g = setup(armies={"p1": 1000, "p2": 1500})
+    assert choose_action(g, "p1", "hard", 0) == "recruit"
+
+
+def test_defender_rolls_until_ahead_then_stops() -> None:
+    g = setup([([1, 1, 1, 2, 3, 4], "blank"), ([1, 2, 3, 4, 6], "blank"), ([1, 1, 1, 2], "blank")])
+    g.play("p1", "brawl:p2")
+    g.play("p1", "keep:1,1,1")
+    g.play("p1", "stop")
+    g.play("p2", "keep:1")
+    assert choose_action(g, "p2", "hard", 0) == "roll"  # 100 < 1000
+    g.play("p2", "roll")
+    g.play("p2", "keep:1,1,1")
+    assert choose_action(g, "p2", "hard", 0) == "stop"  # 1100 > 1000
+
+
+def test_hard_uses_items_when_they_help() -> None:
+    g = setup([([1, 2, 2, 3, 4, 6], "blank"), ([2, 3, 4, 6, 6], "blank")], hands={"p1": ["second_wind"]})
+    g.play("p1", "recruit")
+    g.play("p1", "keep:1")
+    g.play("p1", "roll")
+    assert choose_action(g, "p1", "hard", 0) == "use:second_wind"
+    g = setup(hands={"p2": ["smoke_bomb"]})
+    g.play("p1", "brawl:p2")
+    assert choose_action(g, "p2", "hard", 0) == "use:smoke_bomb"
+
+
+def test_rally_choice_weighs_the_roll() -> None:
+    g = setup([([1, 2, 3, 3, 4, 6], "rally")])
+    g.play("p1", "recruit")
+    g.play("p1", "keep:1")
+    assert choose_action(g, "p1", "hard", 0) == "rally:item"  # +100 is worth less than an item
+    g = setup([([1, 1, 1, 3, 4, 6], "rally")])
+    g.play("p1", "recruit")
+    g.play("p1", "keep:1,1,1")
+    assert choose_action(g, "p1", "hard", 0) == "rally:double"
+
+
+def test_ai_discards_the_least_useful_item() -> None:
+    g = setup([([2, 2, 3, 3, 4, 6], "blank")], hands={"p1": ["cursed_idol"], "p2": ["second_wind"]})
+    g.play("p1", "use:cursed_idol:p2")
+    g.play("p1", "recruit")  # a Farkle ends the turn; p2 is over the limit
+    assert choose_action(g, "p2", "hard", 0) == "discard:cursed_idol"
