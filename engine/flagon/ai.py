@@ -1,12 +1,200 @@
-"""Placeholder AI (replaced below)."""
+"""Computer players for The Dragon & Flagon.
+
+* ``easy``: plans cards whose requirements hold right now and answers choices at random.
+* ``medium``: Monte Carlo. Every candidate card is tried in copies of the game where the
+  opponents' hidden cards are *replaced by samples* from what they could have planned (the AI
+  never looks at real hidden plans), the step is played out with quick policies, and the card
+  with the best average reputation balance is planned. Choices while a card resolves are scored
+  by playing the rest of the activation out for each option.
+* ``hard``: medium with more samples.
+"""
 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engine.base import Game
+from engine.flagon import geometry as G
+from engine.flagon.cards import deck_of, load_cards
+from engine.flagon.game import FlagonGame, _clone
+from engine.flagon.rules import Ctx, Rules
+
+# Cards a player is happy to give away to a Daze (cheap, harmless when revealed later).
+DAZE_PREFERENCE = ("move", "move2", "dash", "pickup", "riposte", "slash")
+CHAR_PREFERENCE = ("thras", "asma", "goodheart", "montero", "margalo", "teo", "nari", "tuuli", "jack")
+SAMPLES = {"medium": 2, "hard": 4}
+ROLLOUT_LIMIT = 80
 
 
 def choose_action(game: Game, player: str, level: str, seed: int) -> str:
+    """Return one member of ``game.legal_actions(player)``."""
+    assert isinstance(game, FlagonGame)
     acts = game.legal_actions(player)
-    return random.Random(seed).choice(acts)
+    if not acts:
+        raise ValueError("no legal action")
+    if len(acts) == 1:
+        return acts[0]
+    rnd = random.Random(seed)
+    verb = acts[0].split(":", 1)[0]
+    if verb == "char":
+        for c in CHAR_PREFERENCE:
+            if f"char:{c}" in acts:
+                return f"char:{c}"
+    if verb in ("start", "slide", "barrel", "preface") or level == "easy" and verb not in ("plan", "daze", "face"):
+        return rnd.choice(acts)
+    if verb == "daze":
+        for c in DAZE_PREFERENCE:
+            hit = [a for a in acts if a.endswith(":" + c)]
+            if hit:
+                return hit[0]
+        return rnd.choice(acts)
+    if verb in ("face", "turn"):
+        return _face(game, acts, rnd)
+    if verb == "plan":
+        if level == "easy":
+            return _plan_easy(game, acts, rnd)
+        return _plan_mc(game, player, acts, rnd, SAMPLES.get(level, 3))
+    return _choice_mc(game, player, acts, rnd)
+
+
+# ---------------------------------------------------------------- quick policies
+def _face(game: FlagonGame, acts: list[str], rnd: random.Random) -> str:
+    """Face the nearest enemy (or the Flagon if nobody is near)."""
+    cid = acts[0].split(":")[1]
+    s = game.s
+    me = G.parse(s["chars"][cid]["pos"])
+    r = Rules(s, Ctx([]))
+    foes = [G.parse(c["pos"]) for k, c in s["chars"].items() if k != cid and not r.friends(k, cid)]
+    target = min(foes, key=lambda q: abs(q[0] - me[0]) + abs(q[1] - me[1])) if foes else G.parse(s["centre"])
+    want = f"{acts[0].rsplit(':', 1)[0]}:{G.facing_towards(me, target)}"
+    return want if want in acts and target != me else rnd.choice(acts)
+
+
+def _usable(game: FlagonGame, acts: list[str]) -> list[str]:
+    """The plan actions whose card could be performed if revealed right now."""
+    r = Rules(game.s, Ctx([]))
+    cards = load_cards()
+    out = []
+    for a in acts:
+        _, cid, _, card_id = a.split(":")
+        card = cards[card_id]
+        if game.s["chars"][cid]["prone"] and card["purple"]:
+            continue
+        if r.requirement_unmet(cid, card) is None:
+            out.append(a)
+    return out
+
+
+def _plan_easy(game: FlagonGame, acts: list[str], rnd: random.Random) -> str:
+    cid = acts[0].split(":")[1]
+    mine = [a for a in acts if a.split(":")[1] == cid]
+    return rnd.choice(_usable(game, mine) or mine)
+
+
+def _quick(game: FlagonGame, player: str, rnd: random.Random) -> str:
+    """The rollout policy: sensible-ish and fast."""
+    acts = game.legal_actions(player)
+    if len(acts) == 1:
+        return acts[0]
+    verb = acts[0].split(":", 1)[0]
+    if verb == "plan":
+        return _plan_easy(game, acts, rnd)
+    if verb in ("face", "turn"):
+        return _face(game, acts, rnd)
+    if verb == "daze":
+        return choose_action(game, player, "medium", rnd.randrange(1 << 30))
+    return rnd.choice(acts)
+
+
+# ---------------------------------------------------------------- evaluation
+def _score(game: FlagonGame, player: str) -> float:
+    sides = game.side_scores()
+    mine = game.side_of(player)
+    others = [v for k, v in sides.items() if k != mine] or [0]
+    val = sides.get(mine, 0) - 0.5 * max(others) - 0.5 * sum(others) / len(others)
+    for c in game.s["chars"].values():
+        sign = 1 if game.side_of(c["owner"]) == mine else -0.3
+        if c["held"] in ("flagon", "cookies"):
+            val += 1.0 * sign
+        if c["prone"]:
+            val -= 0.7 * sign
+    return val
+
+
+def _determinize(game: FlagonGame, player: str, rnd: random.Random) -> FlagonGame:
+    """A copy in which every hidden card of the other players is replaced by a plausible sample."""
+    g = FlagonGame(_clone(game.s))
+    states = [g.s] + ([g.s["pending"]["snap"]] if g.s["pending"] else [])
+    for cid, c in g.s["chars"].items():
+        if c["owner"] == player or not c["slots"]:
+            continue
+        public = set(c["faceup"]) | set(c["removed"]) | set(c["mat"])
+        pool = [k for k in deck_of(cid) if k not in public and k != c.get("playing")]
+        rnd.shuffle(pool)
+        fake = pool[: len(c["slots"])]
+        for st in states:
+            if cid in st["chars"] and len(st["chars"][cid]["slots"]) == len(fake):
+                st["chars"][cid]["slots"] = list(fake)
+    return g
+
+
+def _rollout(g: FlagonGame, player: str, rnd: random.Random, done: Any) -> float:
+    for _ in range(ROLLOUT_LIMIT):
+        if g.is_over or done(g):
+            break
+        ta = g.to_act()
+        if not ta:
+            break
+        p = ta[0]
+        g._apply(p, _quick(g, p, rnd))
+    return _score(g, player)
+
+
+def _plan_mc(game: FlagonGame, player: str, acts: list[str], rnd: random.Random, samples: int) -> str:
+    cid = acts[0].split(":")[1]
+    mine = [a for a in acts if a.split(":")[1] == cid]
+    cands = _usable(game, mine) or mine
+    slot = int(mine[0].split(":")[2])
+    target = _acted(game, cid) + slot  # the candidate is performed at this character's slot-th action from now
+
+    def done(g: FlagonGame) -> bool:
+        return _acted(g, cid) >= target
+
+    best, best_val = cands[0], -1e9
+    seeds = [rnd.randrange(1 << 30) for _ in range(samples)]
+    for a in cands:
+        total = 0.0
+        for sd in seeds:
+            r2 = random.Random(sd)
+            g = _determinize(game, player, r2)
+            g._apply(player, a)
+            total += _rollout(g, player, r2, done)
+        val = total / samples + rnd.random() * 1e-3
+        if val > best_val:
+            best, best_val = a, val
+    return best
+
+
+def _acted(g: FlagonGame, cid: str) -> int:
+    """How many actions ``cid`` has completed."""
+    return int(g.s["chars"][cid]["actions"])
+
+
+def _choice_mc(game: FlagonGame, player: str, acts: list[str], rnd: random.Random) -> str:
+    acting = game.s["pending"]["char"] if game.s["pending"] else None
+    if acting is None:
+        return rnd.choice(acts)
+    opts = acts if len(acts) <= 12 else rnd.sample(acts, 12)
+    start = _acted(game, acting)
+    best, best_val = opts[0], -1e9
+    for a in opts:
+        total = 0.0
+        for k in range(2):
+            r2 = random.Random(k * 7919 + len(a))
+            g = _determinize(game, player, r2)
+            g._apply(player, a)
+            total += _rollout(g, player, r2, lambda g2: _acted(g2, acting) > start)
+        if total > best_val:
+            best, best_val = a, total
+    return best

@@ -228,10 +228,11 @@ def load_cards(path: str | None = None) -> dict[str, Card]:
     return parse_cards(raw)
 
 
-def deck_of(char: str) -> list[str]:
+@cache
+def deck_of(char: str) -> tuple[str, ...]:
     """Card ids of one character's 18-card deck (13 shared commons, own 4 specials and Dragon)."""
     cards = load_cards()
-    return [c.id for c in cards.values() if c.owner in ("common", char)]
+    return tuple(c.id for c in cards.values() if c.owner in ("common", char))
 
 
 def dragon_of(char: str) -> str:

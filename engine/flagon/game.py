@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from engine.base import Event, Game, IllegalAction, OptionSpec, Result, check_legal
 from engine.flagon import geometry as G
 from engine.flagon.board import layout_names, load_layout
-from engine.flagon.cards import CHARACTER_NAMES, CHARACTERS, deck_of, dragon_of, load_cards
+from engine.flagon.cards import CHARACTER_NAMES, CHARACTERS, dragon_of, load_cards
 from engine.flagon.rules import PRIZES, Ctx, NeedChoice, Rules, cname
 from engine.rng import Rng
 
@@ -173,14 +173,16 @@ class FlagonGame(Game):
     def chars_of(self, player: str) -> list[str]:
         return [c for c, d in self.s["chars"].items() if d["owner"] == player]
 
-    def need(self, cid: str) -> int:
-        """How many more cards ``cid`` must plan now."""
-        r = Rules(self.s, Ctx([]))
-        want = 3 if r.has(cid, "chug") else 1 if r.has(cid, "eyes_of_gaia") else 2
+    def need(self, cid: str, running: set[tuple[str, str]] | None = None) -> int:
+        """How many more cards ``cid`` must plan now (Chug: three in all; Eyes of Gaia: one)."""
+        if running is None:
+            running = {(st["char"], st["card"]) for st in self.s["statuses"]}
+        want = 3 if (cid, "chug") in running else 1 if (cid, "eyes_of_gaia") in running else 2
         return max(0, want - len(self.s["chars"][cid]["slots"]))
 
     def planners(self) -> list[str]:
-        return [c for c in self.s["actives"] if self.need(c) > 0]
+        running = {(st["char"], st["card"]) for st in self.s["statuses"]}
+        return [c for c in self.s["actives"] if self.need(c, running) > 0]
 
     # ================================================================== contract
     def to_act(self) -> list[str]:
@@ -233,6 +235,10 @@ class FlagonGame(Game):
 
     def play(self, player: str, action: str) -> list[Event]:
         check_legal(self, player, action)
+        return self._apply(player, action)
+
+    def _apply(self, player: str, action: str) -> list[Event]:
+        """Play an action already known to be legal (the AI's rollouts skip the check)."""
         s = self.s
         events: list[Event] = []
         if s["phase"] == "setup":
@@ -257,11 +263,10 @@ class FlagonGame(Game):
         verb, arg = action.split(":", 1)
         _, who = s["queue"].pop(0)
         if verb == "char":
-            deck = deck_of(arg)
             s["chars"][arg] = {
                 "id": arg, "owner": player, "pos": None, "facing": "N", "prone": False, "held": None,
                 "rep": 20, "token": 1, "seq": 0, "slots": [], "faceup": [], "removed": [], "mat": [dragon_of(arg)],
-                "deck_all": deck, "playing": None, "riposte": False, "loaded": True, "gaia_last": None,
+                "playing": None, "riposte": False, "loaded": True, "gaia_last": None, "actions": 0,
                 "placed": len(s["chars"]),
             }  # fmt: skip
             evs = [Event("choose", f"{{{player}}} takes {cname(arg)}.", data={"char": arg})]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.flagon import geometry as G
-from engine.flagon.cards import CHARACTER_NAMES, Card, dragon_of, load_cards
+from engine.flagon.cards import CHARACTER_NAMES, Card, deck_of, dragon_of, load_cards
 from engine.flagon.geometry import FACINGS, STEP, Sq
 
 PRIZES = ("flagon", "cookies")
@@ -140,7 +140,7 @@ class Rules:
         used = set(c["slots"]) | set(c["faceup"]) | set(c["removed"]) | set(c["mat"])
         if c.get("playing"):
             used.add(c["playing"])
-        return [k for k in c["deck_all"] if k not in used]
+        return [k for k in deck_of(cid) if k not in used]
 
     def chars_in(self, squares: list[Sq], exclude: str | None = None) -> list[str]:
         names = {G.name(q) for q in squares if self.inb(q)}
@@ -492,6 +492,7 @@ class Rules:
         c["seq"] = s["seq"]
         s["current"] = None
         s["acted"].append(cid)
+        c["actions"] += 1
         self.emit(f"{self.label(cid)} faces {c['facing']}; time token moves {cost} to space {c['token']}.",
                   kind="token", char=cid, cost=cost)  # fmt: skip
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.base import Event
 from engine.flagon import geometry as G
-from engine.flagon.cards import deck_of, dragon_of
+from engine.flagon.cards import dragon_of
 from engine.flagon.game import FlagonGame
 
 
@@ -50,7 +50,7 @@ def position(
         s["chars"][cid] = {
             "id": cid, "owner": owner, "pos": sq, "facing": facing, "prone": False, "held": None, "rep": 20,
             "token": marker, "seq": i + 1, "slots": [], "faceup": [], "removed": [], "mat": [dragon_of(cid)],
-            "deck_all": deck_of(cid), "playing": None, "riposte": False, "loaded": True, "gaia_last": None,
+            "playing": None, "riposte": False, "loaded": True, "gaia_last": None, "actions": 0,
             "placed": i,
         }  # fmt: skip
     s["seq"] = len(chars)
