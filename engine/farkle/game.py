@@ -986,7 +986,8 @@ class FarkleGame(Game):
             if s["action"] == "battle":
                 return f"Lose {_fmt(sel)} (-{value})"
             extra = ""
-            if s["event"] == "dragon":
+            shielded = self._companion_works(player, "block_dragon") and not s["shield_used"]
+            if s["event"] == "dragon" and not shielded:
                 extra = ", eaten"
             elif s["event"] == "rally":
                 extra = ", Rally"

@@ -469,3 +469,34 @@ def test_scripted_rng_is_not_needed_for_replay() -> None:
     g = new_game(["a", "b"], 9)
     script(g, [])  # make sure the helper swaps the generator only on request
     assert g.to_act()
+
+
+def test_dragon_eats_turn_option_also_on_a_cancelled_farkle() -> None:
+    g = setup([([1, 1, 2, 3, 4, 6], "blank"), ([2, 3, 4, 6], "dragon")], dragon_eats="turn")
+    g.play("p1", "recruit")
+    g.play("p1", "keep:1,1")
+    ev = g.play("p1", "roll")
+    assert "dragon_eats" in kinds(ev) and g.s["total"] == 0
+    assert g.legal_actions("p1") == ["roll", "stop"]
+
+
+def test_final_battle_odds_match_the_spec_simulation() -> None:
+    """Spec §9.9 (AG): from 5,000 about 40% of battles are won, a won battle costs about
+    1,007 soldiers on average, and under 1% end by losing the whole army."""
+    from engine.rng import Rng
+
+    n, wins, wiped, lost = 1500, 0, 0, []
+    for i in range(n):
+        g = setup(armies={"p1": 5000})
+        g.rng = Rng(i)
+        g.play("p1", "battle")
+        while g.s["phase"] == "battle":
+            g.play("p1", "roll")
+        if g.is_over:
+            wins += 1
+            lost.append(5000 - g.s["armies"]["p1"])
+        elif g.s["armies"]["p1"] == 0:
+            wiped += 1
+    assert 0.34 < wins / n < 0.46
+    assert 900 < sum(lost) / len(lost) < 1110
+    assert wiped / n < 0.015
