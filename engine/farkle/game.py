@@ -558,6 +558,7 @@ class FarkleGame(Game):
         remaining = list(s["roll"])
         for d in sel:
             remaining.remove(d)
+        s["roll"] = remaining  # like Recruit: the view shows what is left and what was set aside
         s["pool"] -= len(sel)
         s["set_aside"] = [*s["set_aside"], *sel]
         events.append(
