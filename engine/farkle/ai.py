@@ -20,11 +20,13 @@ from itertools import combinations_with_replacement
 from math import factorial
 from typing import TYPE_CHECKING
 
-from engine.farkle.scoring import ScoreTable, score, scoring_selections
+from engine.farkle.rules import CONSTANTS
+from engine.farkle.scoring import ScoreTable, score, score_all, scoring_selections
 
 if TYPE_CHECKING:
     from engine.farkle.game import FarkleGame
 
+KEEP_MIN_ARMY: int = CONSTANTS["keep_min_army"]
 STEP = 50
 T_MAX = 8000  # above this the table assumes stopping (far beyond any sensible bank)
 ITEM_VALUE = 150  # rough worth of a Magic Item in soldiers
@@ -216,10 +218,10 @@ class _Brain:
                 return f"brawl:{self.rng.choice(opps)}"
             return "recruit"
         threat = max(opps, key=lambda q: s["armies"][q])
-        if s["armies"][threat] >= self.g.s["options"].get("keep_min_army", 5000) or (
-            self.level == "hard" and s["armies"][threat] >= 5000
-        ):
+        # Someone who may attack the dragon next turn: a won Brawl can drop them below the Keep.
+        if s["armies"][threat] >= KEEP_MIN_ARMY:
             return f"brawl:{threat}"
+        # Far behind a leader near the Keep: a Brawl swings both armies at once.
         if (
             self.level == "hard"
             and s["armies"][threat] - s["armies"][me] >= 3000
@@ -290,7 +292,7 @@ class _Brain:
         if self.me == s["defender"]:
             return (s["attack_score"] or 0) + 50
         d = s["defender"]
-        need = s["armies"][d] - 4950 if s["armies"][d] >= 5000 else 0
+        need = s["armies"][d] - (KEEP_MIN_ARMY - 50) if s["armies"][d] >= KEEP_MIN_ARMY else 0
         return max(700, min(need + 300, 2500))
 
     def _rescue(self) -> str:
@@ -320,8 +322,6 @@ class _Brain:
                     return use
             loss = max((score(self._dice(k), self.g.table) or 0) for k in keeps) if keeps else 0
             if not keeps:
-                from engine.farkle.scoring import score_all
-
                 loss = score_all(s["roll"], self.g.table)[1]
             use = self._effect_use("ignore_battle_loss")
             if use and loss >= 500:
@@ -367,7 +367,7 @@ class _Brain:
             stop = banner
         if t == 0:
             return "roll"
-        if s["armies"][me] + t >= 5000 and s["armies"][me] < 5000:
+        if s["armies"][me] + t >= KEEP_MIN_ARMY > s["armies"][me]:
             return stop
         if self.level == "medium":
             limit = {1: 250, 2: 300, 3: 400, 4: 500, 5: 1000, 6: 3000}[n]
