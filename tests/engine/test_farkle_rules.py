@@ -500,3 +500,39 @@ def test_final_battle_odds_match_the_spec_simulation() -> None:
     assert 0.34 < wins / n < 0.46
     assert 900 < sum(lost) / len(lost) < 1110
     assert wiped / n < 0.015
+
+
+def test_event_faces_work_the_same_in_a_brawl() -> None:
+    g = setup(
+        [
+            ([1, 1, 1, 2, 3, 4], "dragon"),  # attacker: eaten
+            ([5, 2, 3], "blank"),
+            ([1, 2, 3, 4, 6], "rally"),  # defender: doubled
+            ([2, 3, 4, 6], "dragon"),  # defender: Farkle cancelled
+        ],
+        armies={"p1": 1000, "p2": 1000},
+    )
+    g.play("p1", "brawl:p2")
+    g.play("p1", "keep:1,1,1")
+    assert g.s["total"] == 0
+    g.play("p1", "roll")
+    g.play("p1", "keep:5")
+    g.play("p1", "stop")
+    assert g.s["attack_score"] == 50
+    g.play("p2", "keep:1")
+    g.play("p2", "rally:double")
+    assert g.s["total"] == 200
+    ev = g.play("p2", "roll")
+    assert "dragon_cancel" in kinds(ev) and g.to_act() == ["p2"]
+    g.play("p2", "stop")
+    assert g.s["armies"] == {"p1": 1000 - 150, "p2": 1000 + 150 + 500}
+
+
+def test_attacker_farkle_scores_zero_and_defender_still_rolls() -> None:
+    g = setup([([2, 2, 3, 4, 6, 6], "rally"), ([5, 2, 3, 4, 6], "blank")], armies={"p1": 300, "p2": 0})
+    ev = g.play("p1", "brawl:p2")
+    assert "farkle" in kinds(ev) and g.s["attack_score"] == 0
+    assert g.to_act() == ["p2"]
+    g.play("p2", "keep:5")
+    g.play("p2", "stop")
+    assert g.s["armies"] == {"p1": 250, "p2": 550}
