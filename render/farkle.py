@@ -88,8 +88,8 @@ def render_text(view: dict[str, Any], names: dict[str, str]) -> str:
             )
         if view["action"] is not None:
             lines.append(f"Set aside: {_dice(view['set_aside'])}")
-            label = "Soldiers lost" if view["action"] == "battle" else "Turn total"
             if view["action"] != "battle":
+                label = "Turn total" if view["action"] == "recruit" else "Brawl score"
                 lines.append(f"{label}: {view['turn_total']:,}")
         if view.get("battle"):
             dmg, hp = view["battle"]["damage"], view["battle"]["hp"]
@@ -234,6 +234,7 @@ def render_png(view: dict[str, Any], names: dict[str, str]) -> bytes:
     d.text((kx, y + 4), f"{keep:,}", font=f_small, fill=GOLD, anchor="ma")
 
     # Dragon panel.
+    cur = view["current"]
     dmg = view["battle"]["damage"] if view.get("battle") else 0
     d.rounded_rectangle((512, 40, W - 8, 210), radius=8, fill=PANEL)
     _dragon(d, 520, 48, dmg, 3 if not view.get("battle") else view["battle"]["hp"], bool(view.get("battle")))
@@ -248,17 +249,16 @@ def render_png(view: dict[str, Any], names: dict[str, str]) -> bytes:
         d.text((W // 2, (ty + H) // 2), msg, font=_font(28, True), fill=GOLD, anchor="mm")
     else:
         act = ACTION_LABEL.get(view["action"] or "", "choosing an action")
-        who = _name(names, view["actor"], 16)
-        line = f"{who} · {act}"
         if view["action"] == "brawl" and view.get("defender"):
-            line += f" vs {_name(names, view['defender'], 12)}"
+            line = f"Brawl: {_name(names, cur, 12)} vs {_name(names, view['defender'], 12)}"
             if view.get("attack_score") is not None:
-                line += f" · attack {view['attack_score']:,}"
+                line += f" · attack {view['attack_score']:,} · {_name(names, view['actor'], 12)} defends"
+        else:
+            line = f"{_name(names, view['actor'], 16)} · {act}"
         d.text((20, ty + 8), line, font=f_med, fill=INK)
         if view["action"] in ("recruit", "brawl"):
-            d.text(
-                (W - 20, ty + 8), f"turn total {view['turn_total']:,}", font=f_med, fill=GREEN, anchor="ra"
-            )
+            label = "turn total" if view["action"] == "recruit" else "brawl score"
+            d.text((W - 20, ty + 8), f"{label} {view['turn_total']:,}", font=f_med, fill=GREEN, anchor="ra")
         size = 46
         x = 20
         roll = view.get("roll") or []
