@@ -41,7 +41,11 @@ def choose_action(game: Game, player: str, level: str, seed: int) -> str:
         for c in CHAR_PREFERENCE:
             if f"char:{c}" in acts:
                 return f"char:{c}"
-    if verb in ("start", "slide", "barrel", "preface") or level == "easy" and verb not in ("plan", "daze", "face"):
+    if (
+        verb in ("start", "slide", "barrel", "preface")
+        or level == "easy"
+        and verb not in ("plan", "daze", "face")
+    ):
         return rnd.choice(acts)
     if verb == "daze":
         for c in DAZE_PREFERENCE:
@@ -156,7 +160,9 @@ def _plan_mc(game: FlagonGame, player: str, acts: list[str], rnd: random.Random,
     mine = [a for a in acts if a.split(":")[1] == cid]
     cands = _usable(game, mine) or mine
     slot = int(mine[0].split(":")[2])
-    target = _acted(game, cid) + slot  # the candidate is performed at this character's slot-th action from now
+    target = (
+        _acted(game, cid) + slot
+    )  # the candidate is performed at this character's slot-th action from now
 
     def done(g: FlagonGame) -> bool:
         return _acted(g, cid) >= target

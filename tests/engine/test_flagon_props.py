@@ -1,0 +1,125 @@
+"""Property tests over random full games (every seat a random legal player)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.flagon import FlagonGame, new_game
+from engine.flagon.ai import choose_action
+from engine.flagon.cards import deck_of
+
+LAYOUTS = ("first-game", "open-hall", "cellar")
+
+
+def _hidden_views_invariant(g: FlagonGame) -> None:
+    """Views must not change when the hidden cards of other players change."""
+    viewers = [None, *g.players]
+    before = {v: g.view(v) for v in viewers}
+    saved = {cid: list(c["slots"]) for cid, c in g.s["chars"].items()}
+    for cid, c in g.s["chars"].items():
+        c["slots"] = ["move2" if k != "move2" else "move" for k in c["slots"]]
+    for v in viewers:
+        after = g.view(v)
+        if v is None:
+            assert after == before[v], "view(None) depends on hidden cards"
+        else:
+            mine = set(after.get("me", {}).get("characters", {}))
+            a = {k: x for k, x in after.items() if k != "me"}
+            b = {k: x for k, x in before[v].items() if k != "me"}
+            assert a == b, f"view({v}) depends on other players' hidden cards"
+            assert mine == set(before[v].get("me", {}).get("characters", {}))
+    for cid, c in g.s["chars"].items():
+        c["slots"] = saved[cid]
+    public = json.dumps(g.view(None))
+    shown = json.dumps(
+        [[c["faceup"], c["removed"]] for c in g.s["chars"].values()] + [g.s["current"], g.s["statuses"]]
+    )
+    for c in g.s["chars"].values():
+        for k in c["slots"]:
+            as_value = re.compile(f'"{k}"(?!:)')  # a value, not a key such as "riposte": false
+            assert not as_value.search(public) or f'"{k}"' in shown
+
+
+def _check(g: FlagonGame, n_chars: int, removed_before: int) -> None:
+    s = g.s
+    assert sum(c["rep"] for c in s["chars"].values()) + s["removed_rep"] == 20 * n_chars
+    assert s["removed_rep"] >= removed_before
+    assert all(c["rep"] >= 0 for c in s["chars"].values())
+    table_squares = {q for sqs in s["tables"].values() for q in sqs}
+    assert not set(s["barrels"]) & table_squares, "a barrel under a table"
+    if not s["pending"]:
+        spots = [c["pos"] for c in s["chars"].values()]
+        assert len(spots) == len(set(spots)), "two characters at rest in one square"
+    for cid, c in s["chars"].items():
+        zones = c["slots"] + c["faceup"] + c["removed"] + c["mat"] + ([c["playing"]] if c["playing"] else [])
+        assert len(zones) == len(set(zones)) and set(zones) <= set(deck_of(cid)), (cid, zones)
+        assert len(c["slots"]) <= 3
+    held = {c["held"] for c in s["chars"].values()}
+    for item, at in s["prizes"].items():
+        assert (at is None) == (item in held)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 8), flags=st.integers(0, 63))
+def test_random_games_keep_invariants_and_replay(seed, n, flags):
+    opts = {
+        "extended": bool(flags & 1),
+        "team": bool(flags & 2) and n >= 4,
+        "late_night": bool(flags & 4),
+        "cookies": ("off", "instead", "with")[(flags >> 3) % 3],
+        "layout": LAYOUTS[(flags >> 4) % 3],
+    }
+    players = [f"p{i + 1}" for i in range(n)]
+    g = new_game(players, seed, **opts)
+    rnd = random.Random(seed)
+    log = []
+    removed = 0
+    k = 0
+    while not g.is_over:
+        p = rnd.choice(g.to_act())
+        acts = g.legal_actions(p)
+        assert acts == sorted(acts)
+        a = rnd.choice(acts)
+        events = g.play(p, a)
+        log.append((p, a))
+        if a.startswith("plan:"):
+            card = a.split(":")[3]
+            planning = []
+            for e in events:  # what is announced before the step's actions start
+                if e.kind == "order":
+                    break
+                planning.append(e)
+            assert all(card not in json.dumps(e.to_dict()).lower() for e in planning if e.to is None)
+        if g.s["phase"] != "setup":
+            n_chars = len(g.s["chars"])
+            _check(g, n_chars, removed)
+            removed = g.s["removed_rep"]
+        k += 1
+        if k % 40 == 0:
+            _hidden_views_invariant(g)
+            d = json.loads(json.dumps(g.to_dict()))
+            assert FlagonGame.from_dict(d).to_dict() == g.to_dict()
+    assert g.result is not None and sum(len(r) for r in g.result.ranking) == n
+    replay = new_game(players, seed, **opts)
+    for p, a in log:
+        replay.play(p, a)
+    assert replay.to_dict() == g.to_dict()
+
+
+def test_eight_character_all_ai_game_finishes():
+    players = [f"p{i + 1}" for i in range(8)]
+    g = new_game(players, 11)
+    i = 0
+    while not g.is_over:
+        p = g.to_act()[0]
+        level = "medium" if p in ("p1", "p2") else "easy"
+        a = choose_action(g, p, level, i)
+        assert a in g.legal_actions(p)
+        g.play(p, a)
+        i += 1
+    assert len(g.s["chars"]) == 8 and g.result.ranking
