@@ -536,3 +536,32 @@ def test_attacker_farkle_scores_zero_and_defender_still_rolls() -> None:
     g.play("p2", "keep:5")
     g.play("p2", "stop")
     assert g.s["armies"] == {"p1": 250, "p2": 550}
+
+
+def test_rally_doubles_only_this_roll() -> None:
+    g = setup([([1, 1, 1, 2, 3, 4], "blank"), ([5, 2, 3], "rally")])
+    g.play("p1", "recruit")
+    g.play("p1", "keep:1,1,1")
+    g.play("p1", "roll")
+    g.play("p1", "keep:5")
+    g.play("p1", "rally:double")
+    assert g.s["total"] == 1000 + 50 + 50
+
+
+def test_battle_overkill_wins() -> None:
+    g = setup([([2, 2, 3, 3, 4, 6], "rally"), ([2, 2, 3, 3, 4, 6], "rally")], armies={"p1": 5000})
+    g.play("p1", "battle")
+    assert g.s["damage"] == 2 and not g.is_over
+    g.play("p1", "roll")  # 2 more damage with 1 HP left
+    assert g.is_over and g.s["winner"] == "p1"
+
+
+def test_next_battle_starts_with_an_unhurt_dragon() -> None:
+    g = setup(
+        [([1, 2, 3, 3, 4, 6], "rally"), ([2, 3, 4, 6, 6], "blank"), ([2, 2, 3, 3, 4, 6], "dragon")],
+        armies={"p1": 6000, "p2": 6000},
+    )
+    g.play("p1", "battle")  # 2 damage, then a Farkle
+    g.play("p1", "roll")
+    g.play("p2", "battle")
+    assert g.s["damage"] == 1
