@@ -153,6 +153,7 @@ class FlagonGame(Game):
             "idx": 0,
             "acted": [],
             "current": None,
+            "after": None,
             "removed_rep": 0,
             "pending": None,
             "result": None,
@@ -342,26 +343,50 @@ class FlagonGame(Game):
                         Event("skip", f"{cname(cid)} was pushed along the time track and does not act.")
                     )
                     continue
-                events += self._run(cid, [], 0, _clone(s))
+                events += self._run(cid, [], 0, pickle.dumps(s, protocol=pickle.HIGHEST_PROTOCOL))
                 continue
             events += self._end_step()
         return events
 
-    def _run(self, cid: str, choices: list[str], emitted: int, snap: dict[str, Any]) -> list[Event]:
-        """Run one activation with the known answers; store the next question if one is needed."""
+    def _run(self, cid: str, choices: list[str], emitted: int, snap: dict[str, Any] | bytes) -> list[Event]:
+        """Run one activation with the known answers; store the next question if one is needed.
+
+        ``snap`` is the state before the activation (pickled bytes until a question makes it
+        worth keeping). The free facing change at the end is asked without a snapshot: it is
+        always the last question, so answering it never needs a replay.
+        """
         ctx = Ctx(choices)
         try:
             Rules(self.s, ctx).perform(cid)
-            self.s["pending"] = None
         except NeedChoice as q:
             self.s["pending"] = {
                 "char": cid, "player": q.player, "verb": q.verb, "about": q.char, "options": q.options,
-                "private": q.private, "choices": choices, "emitted": len(ctx.events), "snap": snap,
+                "private": q.private, "choices": choices, "emitted": len(ctx.events),
+                "snap": pickle.loads(snap) if isinstance(snap, bytes) else snap,
             }  # fmt: skip
-        return [Event(e["kind"], e["text"], e["to"], e["data"]) for e in ctx.events[emitted:]]
+            return [Event(e["kind"], e["text"], e["to"], e["data"]) for e in ctx.events[emitted:]]
+        events = [Event(e["kind"], e["text"], e["to"], e["data"]) for e in ctx.events[emitted:]]
+        after = self.s["after"]
+        if after["prefaced"]:
+            self.s["pending"] = None
+            return events + self._finish_activation(cid, None)
+        owner = self.s["chars"][cid]["owner"]
+        self.s["pending"] = {
+            "char": cid, "player": owner, "verb": "face", "about": cid, "private": False, "after": True,
+            "options": [f"face:{cid}:{f}" for f in sorted(G.FACINGS)],
+        }  # fmt: skip
+        return events
+
+    def _finish_activation(self, cid: str, facing: str | None) -> list[Event]:
+        ctx = Ctx([])
+        Rules(self.s, ctx).finish(cid, facing)
+        return [Event(e["kind"], e["text"], e["to"], e["data"]) for e in ctx.events]
 
     def _answer(self, action: str) -> list[Event]:
         p = self.s["pending"]
+        if p.get("after"):
+            self.s["pending"] = None
+            return self._finish_activation(p["char"], action.split(":")[2])
         snap = p["snap"]
         self.s = _clone(snap)
         return self._run(p["char"], [*p["choices"], action], p["emitted"], snap)

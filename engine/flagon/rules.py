@@ -481,8 +481,16 @@ class Rules:
             cost = self.reveal_and_resolve(cid, card_id)
             if self.has(cid, "eyes_of_gaia") or card_id == "eyes_of_gaia":
                 c["gaia_last"] = card_id
-        if not prefaced:
-            c["facing"] = self.ctx.ask(c["owner"], "face", cid, list(FACINGS))
+        s["after"] = {"char": cid, "cost": cost, "prefaced": prefaced}
+
+    def finish(self, cid: str, facing: str | None) -> None:
+        """After the card: the free facing change, Battle Frenzy, and the time token moves."""
+        s = self.s
+        c = self.ch(cid)
+        cost = s["after"]["cost"]
+        s["after"] = None
+        if facing is not None:
+            c["facing"] = facing
         if self.has(cid, "battle_frenzy"):
             bf = self.card("battle_frenzy")
             for t in self.chars_in(self.board_squares(cid, bf.squares), exclude=cid):
