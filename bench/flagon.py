@@ -123,11 +123,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 f"{100 * figures[f'ai_vs_random_{seats}seats_win_rate']:.1f}% of {games}",
             ),
             (
-                f"  mean reputation AI / random seat",
+                "  mean reputation AI / random seat",
                 f"{figures[f'ai_vs_random_{seats}seats_mean_rep']:.1f} / {figures[f'random_{seats}seats_mean_rep']:.1f}",
             ),
             (
-                f"  medium ms per decision (mean / p95)",
+                "  medium ms per decision (mean / p95)",
                 f"{figures[f'medium_ms_per_decision_{seats}seats']:.1f} / {figures[f'medium_ms_p95_{seats}seats']:.1f}",
             ),
         ]

@@ -41,10 +41,8 @@ def choose_action(game: Game, player: str, level: str, seed: int) -> str:
         for c in CHAR_PREFERENCE:
             if f"char:{c}" in acts:
                 return f"char:{c}"
-    if (
-        verb in ("start", "slide", "barrel", "preface")
-        or level == "easy"
-        and verb not in ("plan", "daze", "face")
+    if verb in ("start", "slide", "barrel", "preface") or (
+        level == "easy" and verb not in ("plan", "daze", "face")
     ):
         return rnd.choice(acts)
     if verb == "daze":

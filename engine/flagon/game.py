@@ -112,7 +112,7 @@ class FlagonGame(Game):
                         queue.append(["choose", p])
         guard_tokens = ["guard", "blank", "blank", "blank"]
         rng.shuffle(guard_tokens)
-        first = 27 if opts["extended"] else 21
+        first_space = 27 if opts["extended"] else 21
         prizes: dict[str, str | None] = {}
         if opts["cookies"] in ("off", "with"):
             prizes["flagon"] = G.name(lay.centre)
@@ -142,7 +142,7 @@ class FlagonGame(Game):
             "chars": {},
             "statuses": [],
             "game_end": [
-                {"space": first + i, "guard": t == "guard", "revealed": False}
+                {"space": first_space + i, "guard": t == "guard", "revealed": False}
                 for i, t in enumerate(guard_tokens)
             ],
             "marker": 1,
@@ -539,7 +539,7 @@ class FlagonGame(Game):
                         "guard": t["guard"] if t["revealed"] else None,
                     }
                     for t in s["game_end"]
-                ],  # fmt: skip
+                ],
             },
             "reputation": {c: d["rep"] for c, d in s["chars"].items()},
             "scores": self.side_scores() if s["chars"] else {},

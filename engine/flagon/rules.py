@@ -619,10 +619,8 @@ class Rules:
         if card.get("rep_behind") is not None:
             me, tc = self.pos(cid), self.ch(t)
             rel = G.to_rel(self.pos(t), tc["facing"], me)
-            if card.id == "touch_of_death":
-                behind = rel == (0, -1)
-            else:  # Backstab: Nari in the target's rear squares
-                behind = rel[1] == -1 and abs(rel[0]) <= 1
+            # Touch of Death: directly behind; Backstab: anywhere in the target's rear squares
+            behind = rel == (0, -1) if card.id == "touch_of_death" else rel[1] == -1 and abs(rel[0]) <= 1
             rep = card["rep_behind"] if behind else card["rep"]
         if self.strike(cid, t, card, rep=rep) == "hit" and card.get("token_push"):
             self.push_token(t, card["token_push"])
@@ -716,7 +714,7 @@ class Rules:
             self.emit(f"The {item.title()} returns to the centre.", kind="prize")
         if pick is None:
             return
-        t, q = hits[pick]
+        t = hits[pick][0]
         if t == "@familiar":
             self.s["familiar"] = None
             self.emit("The Familiar is hit and removed.")
@@ -1178,8 +1176,8 @@ class Rules:
         for key in ("mugs", "chairs"):
             moving = {n: s[key].pop(n) for n in list(s[key]) if n in old}
             for n, cnt in moving.items():
-                q = G.name((G.parse(n)[0] + d[0], G.parse(n)[1] + d[1]))
-                s[key][q] = s[key].get(q, 0) + cnt
+                dest = G.name((G.parse(n)[0] + d[0], G.parse(n)[1] + d[1]))
+                s[key][dest] = s[key].get(dest, 0) + cnt
         for item, at in s["prizes"].items():
             if at in old:
                 s["prizes"][item] = G.name((G.parse(at)[0] + d[0], G.parse(at)[1] + d[1]))

@@ -21,7 +21,7 @@ def _hidden_views_invariant(g: FlagonGame) -> None:
     viewers = [None, *g.players]
     before = {v: g.view(v) for v in viewers}
     saved = {cid: list(c["slots"]) for cid, c in g.s["chars"].items()}
-    for cid, c in g.s["chars"].items():
+    for c in g.s["chars"].values():
         c["slots"] = ["move2" if k != "move2" else "move" for k in c["slots"]]
     for v in viewers:
         after = g.view(v)
