@@ -189,7 +189,9 @@ def match(level: str, games: int, workers: int = 2) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="few games and samples (smoke run)")
-    ap.add_argument("--games", type=int, default=None, help="games per strength match (default 1000; quick 100)")
+    ap.add_argument(
+        "--games", type=int, default=None, help="games per strength match (default 1000; quick 100)"
+    )
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", type=Path, default=None, help="also write the figures to this file")
     args = ap.parse_args(argv)
@@ -215,11 +217,17 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ("render_text (median / p99)", f"{r['text_median_ms']:.3f} / {r['text_p99_ms']:.3f} ms"),
         ("render_text longest", f"{r['text_max_chars']} chars"),
         ("render_png (median / p99)", f"{r['png_median_ms']:.1f} / {r['png_p99_ms']:.1f} ms"),
-        ("PNG size (median / max)", f"{r['png_median_bytes'] / 1024:.1f} / {r['png_max_bytes'] / 1024:.1f} KiB"),
+        (
+            "PNG size (median / max)",
+            f"{r['png_median_bytes'] / 1024:.1f} / {r['png_max_bytes'] / 1024:.1f} KiB",
+        ),
     ]
     for lv, m in res["match_vs_threshold"].items():
         rows.append(
-            (f"{lv} vs threshold-300 ({m['games']} games)", f"{100 * m['win_rate']:.1f}% wins ({m['seconds']:.0f} s)")
+            (
+                f"{lv} vs threshold-300 ({m['games']} games)",
+                f"{100 * m['win_rate']:.1f}% wins ({m['seconds']:.0f} s)",
+            )
         )
     width = max(len(k) for k, _ in rows)
     print("Dragon Farkle benchmark" + (" (quick)" if quick else ""))

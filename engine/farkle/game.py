@@ -27,6 +27,7 @@ from engine.base import Event, Game, IllegalAction, Result, check_legal
 from engine.farkle import rules
 from engine.farkle.cards import Card, CardFileError, CardSet, default_cards, load_cards, parse_cards
 from engine.farkle.scoring import ScoreTable, score, score_all, scoring_selections
+from engine.rng import Rng
 
 DICE = rules.CONSTANTS["dice_per_player"]
 KEEP_MIN_ARMY = rules.CONSTANTS["keep_min_army"]
@@ -52,8 +53,6 @@ class FarkleGame(Game):
     STATE_VERSION: ClassVar[int] = 1
 
     def __init__(self, state: dict[str, Any], rng_state: int, cards: CardSet) -> None:
-        from engine.rng import Rng
-
         self.s = state
         self.rng = Rng.from_state(rng_state)
         self.cards = cards
@@ -63,8 +62,6 @@ class FarkleGame(Game):
     # ------------------------------------------------------------------ creation
     @classmethod
     def new(cls, players: list[str], seed: int, **options: Any) -> FarkleGame:
-        from engine.rng import Rng
-
         if not cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS:
             raise ValueError(f"Dragon Farkle takes {cls.MIN_PLAYERS} to {cls.MAX_PLAYERS} players")
         if len(set(players)) != len(players) or any(not isinstance(p, str) or not p for p in players):
@@ -281,7 +278,8 @@ class FarkleGame(Game):
         s["brawl_gained"] = {q: [] for q in s["players"]}
 
     def _end_turn(self, events: list[Event]) -> None:
-        """Bring pending items home is done by callers; here: item limit, then next player."""
+        """Close a turn: callers have already banked what the player keeps; anything still
+        pending is discarded, then every player is held to the item limit."""
         s = self.s
         for q in s["players"]:  # anything still pending at the end of a turn is discarded
             s["item_discard"].extend(s["pending"][q])
