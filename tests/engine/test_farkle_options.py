@@ -1,0 +1,89 @@
+"""Each named option (the spec's open points) changes the game the way its name says."""
+
+from __future__ import annotations
+
+from engine.farkle import FarkleGame
+from tests.engine.test_farkle_support import setup
+
+
+def _attack_then_defend(g: FarkleGame) -> None:
+    g.play("p1", "brawl:p2")
+    g.play("p1", "keep:5")
+    g.play("p1", "stop")
+
+
+def test_defender_dice_option() -> None:
+    g = setup([([5, 2, 3, 4, 6, 6], "blank"), ([1, 2, 3, 4, 6, 6], "blank")], defender_dice=6)
+    _attack_then_defend(g)
+    assert len(g.s["roll"]) == 6
+
+
+def test_defender_hot_dice_option() -> None:
+    g = setup(
+        [([5, 2, 3, 4, 6, 6], "blank"), ([1, 1, 1, 5, 5], "blank"), ([1, 2, 3, 4, 6, 6], "blank")],
+        defender_hot_dice=6,
+    )
+    _attack_then_defend(g)
+    g.play("p2", "keep:1,1,1,5,5")
+    g.play("p2", "roll")
+    assert len(g.s["roll"]) == 6
+
+
+def test_battle_rally_item_option() -> None:
+    g = setup([([2, 2, 3, 3, 4, 6], "rally")], armies={"p1": 5000}, battle_rally_item=True)
+    g.play("p1", "battle")
+    assert len(g.s["pending"]["p1"]) == 1
+    g = setup([([2, 2, 3, 3, 4, 6], "rally")], armies={"p1": 5000})
+    g.play("p1", "battle")
+    assert g.s["pending"]["p1"] == []
+
+
+def test_battle_companion_option() -> None:
+    rolls = [([2, 2, 3, 3, 4, 6], "blank"), ([2, 2, 3, 3, 4, 6], "blank")]
+    g = setup(rolls, companions={"p1": "scout"}, armies={"p1": 5000}, battle_companion=False)
+    g.play("p1", "battle")
+    assert g.to_act() == ["p2"]  # the Scout did not save the Farkle
+
+
+def test_pending_items_usable_option() -> None:
+    g = setup([([1, 2, 3, 4, 6, 6], "rally"), ([2, 3, 4, 6, 6], "blank")], pending_items_usable=False)
+    g.s["item_deck"] = ["second_wind"]
+    g.play("p1", "recruit")
+    g.play("p1", "keep:1")
+    g.play("p1", "rally:item")
+    g.play("p1", "roll")  # a Farkle: the pending Second Wind cannot be used, so no pause
+    assert g.to_act() == ["p2"]
+    g = setup([([1, 2, 3, 4, 6, 6], "rally"), ([2, 3, 4, 6, 6], "blank")])
+    g.s["item_deck"] = ["second_wind"]
+    g.play("p1", "recruit")
+    g.play("p1", "keep:1")
+    g.play("p1", "rally:item")
+    g.play("p1", "roll")
+    assert "use:second_wind" in g.legal_actions("p1")
+
+
+def test_item_limit_and_sack_extra_options() -> None:
+    g = setup([([1, 2, 3, 4, 6, 6], "rally")], hands={"p1": ["war_horn"]}, item_limit=2)
+    g.s["item_deck"] = ["lucky_charm"]
+    g.play("p1", "recruit")
+    g.play("p1", "keep:1")
+    g.play("p1", "rally:item")
+    g.play("p1", "stop")
+    assert g.to_act() == ["p2"] and len(g.s["hands"]["p1"]) == 2
+    g = setup([([1, 2, 3, 4, 6, 6], "rally")], hands={"p1": ["sack_of_holding", "war_horn"]}, sack_extra=0)
+    g.s["item_deck"] = ["lucky_charm"]
+    g.play("p1", "recruit")
+    g.play("p1", "keep:1")
+    g.play("p1", "rally:item")
+    g.play("p1", "stop")
+    assert g.s["phase"] == "discard"
+
+
+def test_five_of_a_kind_and_quad_pair_options_reach_the_game() -> None:
+    g = setup([([2, 2, 2, 2, 2, 3], "blank")], five_of_a_kind=2000)
+    g.play("p1", "recruit")
+    assert "keep:2,2,2,2,2" in g.legal_actions("p1")
+    g = setup([([2, 2, 2, 2, 6, 6], "blank")], quad_plus_pair=False)
+    g.play("p1", "recruit")
+    assert "keep:2,2,2,2,6,6" not in g.legal_actions("p1")
+    assert "keep:2,2,2,2" in g.legal_actions("p1")
