@@ -245,13 +245,15 @@ class _Brain:
         if not keeps:
             return self._rescue()
         if self.level != "easy" and s["event"] == "dragon":
+            best = max(score(self._dice(k), self.g.table) or 0 for k in keeps)
+            if best >= 300 and "companion" in self.legal:
+                return "companion"  # Hedge Wizard: a 5-in-6 chance the Dragon goes away
             use = self._effect_use("dragon_to_blank")
-            best = max(score(tuple(int(x) for x in k[5:].split(",")), self.g.table) or 0 for k in keeps)
             if use and best >= 300:
                 return use
         if self.level != "easy" and s["event"] == "blank":
             use = self._effect_use("blank_to_rally")
-            best = max(score(tuple(int(x) for x in k[5:].split(",")), self.g.table) or 0 for k in keeps)
+            best = max(score(self._dice(k), self.g.table) or 0 for k in keeps)
             if use and best >= 500:
                 return use
         if self.level == "easy":

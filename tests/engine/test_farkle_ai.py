@@ -104,3 +104,9 @@ def test_ai_discards_the_least_useful_item() -> None:
     g.play("p1", "use:cursed_idol:p2")
     g.play("p1", "recruit")  # a Farkle ends the turn; p2 is over the limit
     assert choose_action(g, "p2", "hard", 0) == "discard:cursed_idol"
+
+
+def test_hard_uses_the_hedge_wizard_against_a_hungry_dragon() -> None:
+    g = setup([([1, 1, 1, 2, 3, 4], "dragon")], companions={"p1": "hedge_wizard"})
+    g.play("p1", "recruit")
+    assert choose_action(g, "p1", "hard", 0) == "companion"
