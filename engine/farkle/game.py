@@ -485,7 +485,7 @@ class FarkleGame(Game):
         s["item_discard"].extend(s["pending"][loser])
         s["pending"][loser] = []
         gained = list(s["pending"][winner])
-        if len(set(gained)) > 1:
+        if len(gained) > 1:  # by count, not by kind: two equal items must not look different
             s["phase"] = "claim"
             s["claimer"] = winner
             return
