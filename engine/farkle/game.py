@@ -78,10 +78,8 @@ class FarkleGame(Game):
         if sum(c.copies for c in cardset.items) < len(players):
             raise CardFileError("card file: fewer Magic Item cards than players")
         rng = Rng(seed)
-        order = list(players)
-        if opts["first_player"] == "random":
-            k = rng.below(len(order))
-            order = order[k:] + order[:k]
+        order = list(players)  # seat order is kept; only the first player may be random
+        first = rng.below(len(order)) if opts["first_player"] == "random" else 0
         comp_deck = [c.id for c in cardset.companions for _ in range(c.copies)]
         item_deck = [c.id for c in cardset.items for _ in range(c.copies)]
         rng.shuffle(comp_deck)
@@ -101,11 +99,12 @@ class FarkleGame(Game):
             "item_discard": [],
             "companion_deck": comp_deck,
             "companion_discard": [],
-            "turn": 0,
+            "turn": first,
+            "first": first,
             "round": 1,
             "phase": "choose",
             "action": None,
-            "actor": order[0],
+            "actor": order[first],
             "defender": None,
             "battle_ok": False,
             "roll": None,
@@ -305,7 +304,7 @@ class FarkleGame(Game):
         s["discarding"] = []
         s["turn"] = (s["turn"] + 1) % len(s["players"])
         s["turn_number"] += 1
-        if s["turn"] == 0:
+        if s["turn"] == s["first"]:
             s["round"] += 1
             mr = self.opt["max_rounds"]
             if mr and s["round"] > mr:
