@@ -179,7 +179,12 @@ class FlagonGame(Game):
         if running is None:
             running = {(st["char"], st["card"]) for st in self.s["statuses"]}
         want = 3 if (cid, "chug") in running else 1 if (cid, "eyes_of_gaia") in running else 2
-        return max(0, want - len(self.s["chars"][cid]["slots"]))
+        missing = max(0, want - len(self.s["chars"][cid]["slots"]))
+        if missing:  # never wait for cards that do not exist (a nearly empty deck)
+            c = self.s["chars"][cid]
+            avail = [k for k in Rules(self.s, Ctx([])).deck(cid) if not ((cid, "eyes_of_gaia") in running and k == c["gaia_last"])]
+            missing = min(missing, len(avail))
+        return missing
 
     def planners(self) -> list[str]:
         running = {(st["char"], st["card"]) for st in self.s["statuses"]}

@@ -69,6 +69,7 @@ class Rules:
         self.w: int = s["width"]
         self.h: int = s["height"]
         self.dest: str | None = None  # where the resolving card goes afterwards (override)
+        self.cancelled = False
 
     # ------------------------------------------------------------------ small helpers
     def emit(self, text: str, to: str | None = None, kind: str = "info", **data: Any) -> None:
@@ -516,6 +517,7 @@ class Rules:
         if why is None:
             why = self.requirement_unmet(cid, card)
         self.dest = None
+        self.cancelled = why is not None
         if why is not None:
             self.emit(f"{card.name} is cancelled: {why}.", kind="cancel")
             c["playing"] = None
@@ -894,8 +896,8 @@ class Rules:
         self.emit(f"Vision becomes {self.card(pick).name}.", kind="reveal", char=cid, card=pick)
         c["playing"] = pick
         cost = self.reveal_and_resolve(cid, pick)
-        self.dest = "deck"
-        if cost == 1 and self.requirement_unmet(cid, self.card(pick)):  # cancelled card: 1
+        self.dest = "deck"  # Vision itself goes back to the deck (the chosen card went its own way)
+        if self.cancelled:  # the chosen card was cancelled: time 1, like any cancelled card
             return 1
         return cost + card["extra_time"]
 

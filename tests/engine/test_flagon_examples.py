@@ -831,3 +831,10 @@ def test_sword_dance_flunge_wave_hat_witty_retort_warcry_berserk_smackdown():
     step(g, {"thras": ["warcry", "berserk"]})
     answer(g, "daze:nari:slash", "face:thras:N")
     assert rep(g, "nari") == 19 and rep(g, "teo") == 20
+
+
+def test_vision_into_a_cancelled_card_costs_one():
+    g = position({"tuuli": ("p1", "e5", "N"), "nari": ("p2", "e4", "S")})
+    step(g, {"tuuli": ["vision", "move"]})
+    answer(g, "vision:tuuli:throw", "face:tuuli:N")  # nothing in hand: the Throw is cancelled
+    assert ch(g, "tuuli")["token"] == 2 and rep(g, "nari") == 20
