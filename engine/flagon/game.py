@@ -182,7 +182,11 @@ class FlagonGame(Game):
         missing = max(0, want - len(self.s["chars"][cid]["slots"]))
         if missing:  # never wait for cards that do not exist (a nearly empty deck)
             c = self.s["chars"][cid]
-            avail = [k for k in Rules(self.s, Ctx([])).deck(cid) if not ((cid, "eyes_of_gaia") in running and k == c["gaia_last"])]
+            avail = [
+                k
+                for k in Rules(self.s, Ctx([])).deck(cid)
+                if not ((cid, "eyes_of_gaia") in running and k == c["gaia_last"])
+            ]
             missing = min(missing, len(avail))
         return missing
 
