@@ -293,9 +293,53 @@ def render_image(view: dict[str, Any]) -> Image.Image:
     return img
 
 
+def _swatch_view() -> dict[str, Any]:
+    """A made-up board using every colour the renderer draws (all card colours, a hole, both
+    seats' dice, the highlight, text on every background); its colours seed the PNG palette."""
+    colours = ["green", "yellow", "red", "green", "red", None]
+    slots = []
+    for k, colour in enumerate(colours):
+        a, b = COLS[2 * (k % 2)] + ROWS[k // 2], COLS[2 * (k % 2) + 1] + ROWS[k // 2]
+        card = None if colour is None else {"name": "ChaoFeng", "colour": colour, "points": 2 - k}
+        slots.append({"slot": f"S{k + 1}", "hole": colour is None, "card": card, "cells": [a, b]})
+    cells = []
+    for i in range(12):
+        name = COLS[i % 4] + ROWS[i // 4]
+        stack = [["x" if (i + j) % 2 else "y", (i + j) % 6 + 1] for j in range(i % 4)]
+        cells.append({"cell": name, "exists": i < 10, "stack": stack})
+    return {
+        "players": ["x", "y"],
+        "seats": {"x": "A", "y": "B"},
+        "points": {"x": 3, "y": -2},
+        "cards_tamed": {"x": 2, "y": 1},
+        "turn": "x",
+        "slots": slots,
+        "cells": cells,
+        "last_action": {
+            "player": "y",
+            "label": "Move a1-b1-b2 0123456789",
+            "cells": ["a1", "b1", "b2", "c2"],
+        },
+        "reserves": {"x": [1, 2, 3, 4, 5, 6], "y": [1, 2, 3, 4, 5, 6]},
+        "removed": {"x": [6], "y": []},
+        "tamed": {"x": [{"name": "QiuNiu BiAn FuXi"}], "y": [{"name": "YaZi SuanNi BaXia"}]},
+        "deck": {"count": 2, "contents": []},
+        "is_over": False,
+        "pending": None,
+    }
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    return render_image(_swatch_view()).quantize(colors=160)
+
+
 def render_png(view: dict[str, Any]) -> bytes:
-    """PNG bytes of the board (about 640x560)."""
-    img = render_image(view)
+    """PNG bytes of the board (640 x 602, palette image, about 16 KB).
+
+    The RGB drawing is mapped onto a fixed 160-colour palette (no dithering), which makes the
+    PNG a third of the size and several times faster to encode than RGB."""
+    img = render_image(view).quantize(palette=_palette(), dither=Image.Dither.NONE)
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=1)
     return buf.getvalue()

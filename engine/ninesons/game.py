@@ -137,7 +137,7 @@ class NineSonsGame(Game):
         QiuNiu (a card may appear twice here, unlike in a real game). Reserves default to each
         player's 1..6 minus their dice on the board.
         """
-        g = cls.new(players, seed, first_player="first", **options)
+        g = cls.new(players, seed, **{"first_player": "first", **options})
         st = g.st
         names: list[str | None] = ["QiuNiu"] * 6
         if isinstance(slots, dict):
