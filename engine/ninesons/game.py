@@ -105,6 +105,10 @@ class NineSonsGame(Game):
                 value = spec.parse(value)
             if spec.choices is not None and value not in spec.choices:
                 raise ValueError(f"`{name}` must be one of: {', '.join(spec.choices)}")
+            if spec.minimum is not None and value < spec.minimum:
+                raise ValueError(f"`{name}` must be at least {spec.minimum}")
+            if spec.maximum is not None and value > spec.maximum:
+                raise ValueError(f"`{name}` must be at most {spec.maximum}")
             opts[name] = value
         g = cls(players, seed, opts, load_cards())
         order = list(range(9))
@@ -314,7 +318,10 @@ class NineSonsGame(Game):
             return f"Place {v} on {cell}"
         if a.startswith("tame:"):
             parts = a.split(":")
-            k = int(parts[1].lstrip("s")) - 1
+            try:
+                k = int(parts[1].lstrip("s")) - 1
+            except (IndexError, ValueError):
+                return action
             ci = self.st.slots[k] if 0 <= k < 6 else -1
             name = self.cards[ci].name if ci >= 0 else "?"
             if len(parts) == 3 and parts[2] in CELL_INDEX:

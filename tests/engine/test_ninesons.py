@@ -346,6 +346,10 @@ def test_first_player_option():
     assert firsts == {A, B}
     with pytest.raises(ValueError):
         new_game(P, 1, compare_die="sideways")
+    with pytest.raises(ValueError):
+        new_game(P, 1, win_points=0)
+    assert new_game(P, 1, win_points="9").rules.win_points == 9
+    assert new_game(P, 1).describe_action(A, "tame:Sx") == "tame:Sx"
 
 
 def test_view_hides_the_deck_order_only():
