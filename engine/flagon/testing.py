@@ -44,7 +44,7 @@ def position(
     s["rugs"] = {k: _expand(v) for k, v in (rugs or {}).items()}
     s["chairs"], s["mugs"] = _count(chairs), _count(mugs)
     s["barrels"] = sorted(barrels)
-    s["prizes"] = {"flagon": flagon} if "flagon" in s["prizes"] else s["prizes"]
+    s["prizes"] = {k: flagon for k in s["prizes"]}  # the Flagon (and/or Cookies) start on ``flagon``
     s["marker"] = marker
     for i, (cid, (owner, sq, facing)) in enumerate(chars.items()):
         s["chars"][cid] = {

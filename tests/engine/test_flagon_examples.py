@@ -838,3 +838,67 @@ def test_vision_into_a_cancelled_card_costs_one():
     step(g, {"tuuli": ["vision", "move"]})
     answer(g, "vision:tuuli:throw", "face:tuuli:N")  # nothing in hand: the Throw is cancelled
     assert ch(g, "tuuli")["token"] == 2 and rep(g, "nari") == 20
+
+
+def test_arrr_flies_diagonally_and_kicks_only_that_line():
+    g = position(
+        {"jack": ("p1", "c9", "N"), "nari": ("p2", "d8", "S"), "teo": ("p3", "c8", "S")},
+        tables={"t": ["c9", "c10"]},
+    )
+    step(g, {"jack": ["arrr", "move"]})
+    assert "to:jack:f6" in g.legal_actions("p1") and "to:jack:c6" in g.legal_actions("p1")
+    answer(g, "to:jack:f6", "daze:nari:slash", "daze:nari:dash", "face:jack:N")
+    assert ch(g, "jack")["pos"] == "f6" and rep(g, "nari") == 18 and rep(g, "teo") == 20
+
+
+def test_monkey_throw_any_direction_and_divine_hurl_knockback():
+    g = position({"teo": ("p1", "e5", "N"), "nari": ("p2", "e8", "N")})
+    ch(g, "teo")["held"] = "mug"
+    step(g, {"teo": ["monkey_throw", "move"]})
+    answer(g, "daze:nari:slash", "face:teo:N")  # straight behind him: only Monkey Throw reaches
+    assert rep(g, "nari") == 18 and ch(g, "teo")["held"] is None and g.s["mugs"] == {}
+    g = position({"goodheart": ("p1", "e8", "N"), "nari": ("p2", "e5", "S")})
+    ch(g, "goodheart")["held"] = "chair"
+    step(g, {"goodheart": ["divine_hurl", "move"]})
+    answer(g, "face:goodheart:N")
+    assert rep(g, "nari") == 17 and ch(g, "nari")["pos"] == "e4" and ch(g, "nari")["prone"]
+
+
+def test_flagon_picked_up_while_facing_it_and_dropped_to_the_centre():
+    g = position({"nari": ("p1", "f7", "N"), "teo": ("p2", "a1", "S")}, cookies="with")
+    assert set(g.s["prizes"]) == {"flagon", "cookies"}
+    g.s["prizes"] = {"flagon": "f6", "cookies": "f6"}
+    step(g, {"nari": ["pickup", "move"]})
+    assert set(g.legal_actions("p1")) == {"item:nari:cookies", "item:nari:flagon"}
+    answer(g, "item:nari:cookies", "face:nari:N")
+    assert ch(g, "nari")["held"] == "cookies" and "shadow_dash" in g.rules_ctx.deck("nari")
+    g.s["marker"] = ch(g, "nari")["token"]
+    step(g, {"nari": ["pickup", "move"]})
+    answer(g, "item:nari:drop", "face:nari:N")
+    assert g.s["prizes"]["cookies"] == "f6" and ch(g, "nari")["held"] is None
+    assert "shadow_dash" in g.rules_ctx.deck("nari")  # the Dragon card stays until it is played
+
+
+def test_daggerang_miss_returns_to_the_deck():
+    g = position({"nari": ("p1", "e9", "N"), "teo": ("p2", "a1", "S")})
+    step(g, {"nari": ["daggerang", "move"]})
+    answer(g, "face:nari:N")
+    assert ch(g, "nari")["removed"] == [] and "daggerang" in g.rules_ctx.deck("nari")
+
+
+def test_dragon_card_goes_under_the_mat_after_use():
+    g = position({"teo": ("p1", "e9", "N"), "nari": ("p2", "a1", "S")})
+    ch(g, "teo")["mat"] = []
+    step(g, {"teo": ["dragon_kick", "move"]})
+    answer(g, "to:teo:stay", "face:teo:N")
+    assert ch(g, "teo")["mat"] == ["dragon_kick"] and "dragon_kick" not in g.rules_ctx.deck("teo")
+
+
+def test_status_of_inactive_character_expires_after_the_step():
+    g = position({"nari": ("p1", "c3", "N"), "montero": ("p2", "h8", "N")}, marker=18)
+    g.s["statuses"].append({"char": "nari", "card": "boast", "at": 18})
+    ch(g, "nari")["faceup"] = ["boast"]
+    step(g, {"montero": ["move", "slash"]})
+    assert g.s["statuses"]  # Montero is acting: Nari's Boast still runs
+    answer(g, "to:montero:stay", "face:montero:N")
+    assert g.s["statuses"] == [] and ch(g, "nari")["faceup"] == []
