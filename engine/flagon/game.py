@@ -24,7 +24,9 @@ VERB_LABELS = {
     "daze": "Daze card", "time": "Riposte time", "vision": "Vision becomes", "item": "take",
     "barrel": "barrel on", "from": "cast from", "at": "place on", "turn": "turn", "preface": "face first",
 }  # fmt: skip
-PRIVATE_VERBS = ("plan", "daze")
+# plan/daze pick hidden cards; a Vision prompt lists Tuuli's deck, which would show by absence
+# what she has planned, so it is private too (the card it becomes is then announced publicly).
+PRIVATE_VERBS = ("plan", "daze", "vision")
 MAX_STEPS = 200  # a safety net; the Town Guard ends every game by space 30
 
 
