@@ -171,9 +171,9 @@ def create_bot(*, database_path: str | Path = DEFAULT_DATABASE, dev_guild_id: in
 
 def main() -> int:
     try:
-        from dotenv import load_dotenv
+        from dotenv import find_dotenv, load_dotenv
 
-        load_dotenv()
+        load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot is started from
         settings = load_settings()
     except ConfigError as exc:
         print(f"dragon-tavern: {exc}", file=sys.stderr)

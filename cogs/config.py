@@ -8,7 +8,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import errors
 from sessions import SETTINGS, SessionError, parse_setting
 
 if TYPE_CHECKING:
@@ -25,10 +24,6 @@ class Config(commands.Cog):
 
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
-
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError
-                                    ) -> None:
-        await errors.report(interaction, error)
 
     @config.command(name="show", description="Show every setting and its value")
     @app_commands.checks.has_permissions(manage_guild=True)

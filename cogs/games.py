@@ -8,7 +8,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import errors
 from cogs.router import actor_of
 from engine import registry
 from sessions import SessionError
@@ -29,10 +28,6 @@ class Games(commands.Cog):
 
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
-
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError
-                                    ) -> None:
-        await errors.report(interaction, error)
 
     async def _channel_game(self, interaction: discord.Interaction) -> GameRecord:
         rec = await self.bot.service.db.active_game_in_channel(interaction.channel_id or 0)

@@ -1,0 +1,55 @@
+"""Small helpers for the simcord bot tests."""
+
+from __future__ import annotations
+
+import discord
+
+
+def texts_of(message) -> str:
+    """All readable text of a message: content, embed titles/descriptions/fields/footers."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        data = embed.to_dict() if isinstance(embed, discord.Embed) else embed
+        parts += [data.get("title", ""), data.get("description", "")]
+        parts += [f"{f['name']} {f['value']}" for f in data.get("fields", [])]
+        parts.append(data.get("footer", {}).get("text", ""))
+    return "\n".join(p for p in parts if p)
+
+
+def private_replies(result) -> list[str]:
+    """Text of the ephemeral answers to an interaction."""
+    out = []
+    if result.response is not None and result.response.flags.ephemeral:
+        out.append(texts_of(result.response))
+    out += [texts_of(f) for f in result.followups if f.flags.ephemeral]
+    return out
+
+
+def public_replies(result) -> list[str]:
+    out = []
+    if result.response is not None and not result.response.flags.ephemeral:
+        out.append(texts_of(result.response))
+    out += [texts_of(f) for f in result.followups if not f.flags.ephemeral]
+    return out
+
+
+def _children(message) -> list[dict]:
+    """Components of a discord.Message or a simcord ResponseMessage, as raw dicts."""
+    out = []
+    for row in message.components:
+        row = row.to_dict() if hasattr(row, "to_dict") else row
+        out += row.get("components", [])
+    return out
+
+
+def button_labels(message) -> list[str]:
+    return [c["label"] for c in _children(message) if c.get("type") == 2 and c.get("label")]
+
+
+def select_values(message) -> list[str]:
+    return [o["value"] for c in _children(message) if c.get("type") == 3 for o in c.get("options", [])]
+
+
+def public_channel_text(channel) -> str:
+    """Everything posted in a channel that anyone can see (no ephemerals)."""
+    return "\n".join(texts_of(m) for m in channel.history() if not m.flags.ephemeral)
