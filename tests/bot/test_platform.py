@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import discord
 import pytest
+from simcord.backend.errors import SetupError
 
 from bot import create_bot
-from simcord.backend.errors import SetupError
 from tests.bot.helpers import button_labels, private_replies, public_channel_text, select_values, texts_of
 
 
