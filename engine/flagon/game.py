@@ -342,7 +342,7 @@ class FlagonGame(Game):
                 r = Rules(s, Ctx([]))
                 first = [c for c in order if r.has(c, "divine_inspiration")]
                 s["order"] = first + [c for c in order if c not in first]
-                events.append(Event("order", f"Time step {s['marker']}: " + ", ".join(cname(c) for c in s["order"]) + " act in this order.",
+                events.append(Event("order", _order_text(s["marker"], s["order"]),
                                     data={"order": s["order"], "space": s["marker"]}))  # fmt: skip
                 continue
             # act
@@ -617,6 +617,13 @@ class FlagonGame(Game):
                 arg = CHARACTER_NAMES[arg]
             return f"{who}: {VERB_LABELS.get(verb, verb)} {arg}"[:80]
         return action[:80]
+
+
+def _order_text(space: int, order: list[str]) -> str:
+    names = [cname(c) for c in order]
+    if len(names) == 1:
+        return f"Time step {space}: {names[0]} acts."
+    return f"Time step {space}: " + ", ".join(names) + " act, in this order."
 
 
 def _count(sqs: tuple[tuple[int, int], ...]) -> dict[str, int]:
