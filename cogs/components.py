@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import discord
 
 from cogs import routing
+from cogs.menu import Node
 from storage import GameRecord
 
 PAGE_SIZE = 25  # Discord's limit of options in one select
@@ -58,23 +59,34 @@ def board_components(
     version: int,
     show_private_button: bool,
     show_picker: bool,
+    extra: Sequence[discord.ui.Item] = (),
+    menu: Node | None = None,
 ) -> Layout:
     """Buttons for a small set of public actions (action, label); otherwise a "Choose…"
     button that opens a private picker. Plus "Show my hand" for games with secrets."""
     view = Layout()
     gid = rec.id
+    for item in extra:
+        view.add_item(item)
+    used_rows = 1 + max((getattr(item, "row", 0) or 0 for item in extra), default=-1)
+    if menu is not None:
+        for item in menu_buttons(rec, menu, version=version, start_row=used_rows):
+            view.add_item(item)
+        actions = []
     direct = [
         (a, label) for a, label in actions if routing.fits(gid, "a", version, a)
     ]
-    if actions and len(direct) == len(actions) and len(actions) <= MAX_BOARD_BUTTONS and not show_picker:
+    if menu is not None:
+        pass
+    elif actions and len(direct) == len(actions) and len(actions) <= MAX_BOARD_BUTTONS and not show_picker:
         for index, (action, label) in enumerate(actions):
             view.add_item(discord.ui.Button(
                 label=_label(label), style=discord.ButtonStyle.primary,
-                custom_id=routing.make(gid, "a", version, action), row=index // 5,
+                custom_id=routing.make(gid, "a", version, action), row=used_rows + index // 5,
             ))
     elif actions or show_picker:
         view.add_item(discord.ui.Button(label="Choose your move…", style=discord.ButtonStyle.primary,
-                                        custom_id=routing.make(gid, "pick", version, 0), row=0))
+                                        custom_id=routing.make(gid, "pick", version, 0), row=used_rows))
     if show_private_button:
         view.add_item(discord.ui.Button(label="🔒 Show my hand / plan", style=discord.ButtonStyle.secondary,
                                         custom_id=routing.make(gid, "hand"), row=4))
@@ -110,4 +122,38 @@ def action_picker(
             view.add_item(discord.ui.Button(label="Next ▶", custom_id=routing.make(
                 game_id, nav_verb, *prefix_args, page + 1) if version is not None else routing.make(
                 game_id, nav_verb, page + 1), row=1))
+    return view
+
+
+def menu_buttons(rec: GameRecord, root: Node, *, version: int, start_row: int = 0) -> list[discord.ui.Item]:
+    """The first level of a move menu as buttons (cogs.menu)."""
+    items: list[discord.ui.Item] = []
+    for index, node in enumerate(root.children[: 5 * (4 - start_row)]):
+        items.append(discord.ui.Button(
+            label=_label(node.label), style=discord.ButtonStyle.primary,
+            custom_id=routing.make(rec.id, "t", version, index), row=start_row + index // 5,
+        ))
+    return items
+
+
+def menu_picker(game_id: int, version: int, address: str, node: Node, *, page: int = 0) -> Layout:
+    """A private select of one menu node's children (paginated by 25)."""
+    view = Layout()
+    pages = max(1, -(-len(node.children) // PAGE_SIZE))
+    page = max(0, min(page, pages - 1))
+    first = page * PAGE_SIZE
+    chunk = node.children[first : first + PAGE_SIZE]
+    title = node.label if pages == 1 else f"{node.label} (page {page + 1}/{pages})"
+    view.add_item(discord.ui.Select(
+        placeholder=_label(f"{title}…", 100),
+        custom_id=routing.make(game_id, "ts", version, address or "-"),
+        options=[discord.SelectOption(label=_label(c.label, 100), value=str(first + i)) for i, c in enumerate(chunk)],
+        row=0,
+    ))
+    if page > 0:
+        view.add_item(discord.ui.Button(label="◀ Previous", row=1, custom_id=routing.make(
+            game_id, "tn", version, f"{address or '-'}/{page - 1}")))
+    if page < pages - 1:
+        view.add_item(discord.ui.Button(label="Next ▶", row=1, custom_id=routing.make(
+            game_id, "tn", version, f"{address or '-'}/{page + 1}")))
     return view

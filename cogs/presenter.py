@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from cogs import components
+from cogs import components, menu
+from cogs.ui import ui_module
 from engine import Event, Game, registry
 from sessions import Outcome
 from sessions.settings import GuildSettings
@@ -114,12 +115,22 @@ class Presenter:
             ]
         view = None
         if running:
+            ui = ui_module(rec.kind)
+            extra = []
+            menu_root = None
+            if ui is not None and len(public_seats) == 1:
+                if hasattr(ui, "board_rows"):
+                    extra = ui.board_rows(rec, game, public_seats[0], rec.version)
+                if hasattr(ui, "menu_path") and actions:
+                    menu_root = build_menu(rec.kind, game, public_seats[0])
             view = components.board_components(
                 rec, actions, version=rec.version,
                 show_private_button=type(game).HIDDEN_INFORMATION,
                 show_picker=many_actors and any(
                     not game.is_private_action(p, a) for p in public_seats for a in game.legal_actions(p)
                 ),
+                extra=extra,
+                menu=menu_root,
             )
         return {"content": None, "embed": embed, "view": view, "attachments": files}
 
@@ -252,6 +263,14 @@ def private_actions(game: Game, seat_id: str) -> list[tuple[str, str]]:
         return []
     return [(a, game.describe_action(seat_id, a)) for a in game.legal_actions(seat_id)
             if game.is_private_action(seat_id, a)]
+
+
+def build_menu(kind: str, game: Game, seat_id: str) -> menu.Node:
+    """The move menu of ``seat_id``'s public actions (games whose UI module has menu_path)."""
+    ui = ui_module(kind)
+    assert ui is not None
+    public = [a for a in game.legal_actions(seat_id) if not game.is_private_action(seat_id, a)]
+    return menu.build(public, lambda a: ui.menu_path(game, seat_id, a))
 
 
 def _is_ai(rec: GameRecord, seat_id: str) -> bool:

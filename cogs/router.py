@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from cogs import errors, routing
-from cogs.presenter import private_actions
+from cogs import components, errors, menu, routing
+from cogs.presenter import build_menu, private_actions
+from cogs.ui import ui_module
 from engine import Event, registry
-from sessions import Actor, SessionError
+from sessions import Actor, SessionError, StaleAction
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -119,6 +120,75 @@ class Router(commands.Cog):
         await interaction.edit_original_response(content=f"✅ Played `{values[0]}`.", view=None)
         if outcome.changed:
             await self.bot.after_change(outcome)
+
+    # -- move menus (cogs.menu) -----------------------------------------------------------
+    async def _menu_target(self, interaction: discord.Interaction, route: routing.Route, address: str):
+        rec, game = await self.bot.service.load(route.game_id)
+        seat = rec.seat_of_user(interaction.user.id)
+        if seat is None:
+            raise SessionError("You are not playing in this game.")
+        if game is None or rec.status != "active":
+            raise SessionError("This game is not running.")
+        if seat.seat not in game.to_act():
+            raise SessionError("It is not your turn.")
+        if route.int_arg(0, -1) != rec.version:
+            raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
+        node = menu.find(build_menu(rec.kind, game, seat.seat), address)
+        if node is None:
+            raise StaleAction("That menu is out of date. Use the latest board.")
+        return rec, game, seat, node
+
+    async def _on_t(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        """A first-level menu button on the board."""
+        address = route.arg(1)
+        rec, game, seat, node = await self._menu_target(interaction, route, address)
+        action = node.only_action
+        if action is not None:
+            await interaction.response.defer()
+            outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action,
+                                                   expected_version=rec.version)
+            await self.bot.after_change(outcome)
+            return
+        view = components.menu_picker(rec.id, rec.version, address, node)
+        await interaction.response.send_message(f"**{node.label}** — choose:", view=view, ephemeral=True)
+
+    async def _on_tn(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        """Next / previous page of a private menu select."""
+        address, _, page = route.arg(1).partition("/")
+        address = "" if address == "-" else address
+        rec, game, seat, node = await self._menu_target(interaction, route, address)
+        view = components.menu_picker(rec.id, rec.version, address, node, page=int(page or 0))
+        await interaction.response.edit_message(view=view)
+
+    async def _on_ts(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        """A choice in a private menu select: go one level down, or play the leaf."""
+        values = (interaction.data or {}).get("values") or []
+        parent = route.arg(1)
+        parent = "" if parent == "-" else parent
+        if not values or not str(values[0]).isdigit():
+            raise SessionError("Pick one option.")
+        address = f"{parent}.{values[0]}" if parent else str(values[0])
+        rec, game, seat, node = await self._menu_target(interaction, route, address)
+        action = node.only_action
+        if action is None:
+            view = components.menu_picker(rec.id, rec.version, address, node)
+            await interaction.response.edit_message(content=f"**{node.label}** — choose:", view=view)
+            return
+        await interaction.response.defer()
+        outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action, expected_version=rec.version)
+        label = game.describe_action(seat.seat, action)
+        await interaction.edit_original_response(content=f"✅ {label}", view=None)
+        await self.bot.after_change(outcome)
+
+    async def _on_x(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        """Game-specific verbs: dt:<id>:x:<verb>... handled by cogs/ui/<game>.py HANDLERS."""
+        rec = await self.bot.service.db.load_game(route.game_id)
+        ui = ui_module(rec.kind)
+        handler = getattr(ui, "HANDLERS", {}).get(route.arg(0)) if ui else None
+        if handler is None:
+            await errors.reply_privately(interaction, "⚠️ That control is from an old version of the bot.")
+            return
+        await handler(self.bot, interaction, route)
 
     # -- private prompts ------------------------------------------------------------------
     async def _on_hand(self, interaction: discord.Interaction, route: routing.Route) -> None:

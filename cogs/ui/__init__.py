@@ -1,0 +1,27 @@
+"""Optional per-game Discord UI modules (cogs/ui/<game>.py).
+
+A module may define:
+
+- ``menu_path(game, seat, action) -> list[str]``: labels that place a public action in a menu
+  tree (see cogs.menu); the board then shows the first level as buttons.
+- ``board_rows(rec, game, seat, version) -> list[discord.ui.Item]``: extra board components
+  (for example dice toggles), shown before the menu.
+- ``HANDLERS: dict[str, handler]``: extra custom_id verbs; a handler is
+  ``async def handler(bot, interaction, route) -> None``.
+
+Games without a module use the generic buttons / "Choose your move…" picker.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+
+def ui_module(kind: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"cogs.ui.{kind}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"cogs.ui.{kind}":
+            return None
+        raise
