@@ -34,8 +34,8 @@ LEVELS = ("easy", "medium", "hard")
 BASELINES = ("random", "greedy")
 
 WIN = 1_000_000
-HARD_NODE_BUDGET = 25_000
-HARD_TIME_CAP = 1.7  # seconds; safety only (the node budget normally stops first)
+HARD_NODE_BUDGET = 15_000
+HARD_TIME_CAP = 1.5  # seconds; safety only (the node budget normally stops first)
 MAX_DEPTH = 12
 
 
