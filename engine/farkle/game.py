@@ -51,6 +51,8 @@ class FarkleGame(Game):
     MAX_PLAYERS: ClassVar[int] = 5
     OPTIONS = rules.OPTIONS
     STATE_VERSION: ClassVar[int] = 1
+    # Magic Items in hand are secret: the bot sends private prompts and checks DMs at start.
+    HIDDEN_INFORMATION: ClassVar[bool] = True
 
     def __init__(self, state: dict[str, Any], rng_state: int, cards: CardSet) -> None:
         self.s = state
@@ -572,7 +574,7 @@ class FarkleGame(Game):
         if s["damage"] >= DRAGON_HP:
             s["phase"] = "over"
             s["winner"] = p
-            s["end_reason"] = f"{p} slew the dragon"
+            s["end_reason"] = f"{{{p}}} slew the dragon"  # {p1}: the bot fills the name
             s["hands"][p].extend(s["pending"][p])
             s["pending"][p] = []
             events.append(
