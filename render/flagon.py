@@ -1,0 +1,628 @@
+"""The Dragon & Flagon renderers: ``view`` dict -> text (Discord code block) or PNG bytes.
+
+Both take only a view from ``FlagonGame.view`` (never the raw state). A public view holds no
+planned card, so nothing drawn from it can leak a plan; a player's own view adds ``me`` (their
+slots, deck and cards under the mat), which only the private prompt shows.
+
+Card and character *names* come from the static card data (not game state).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.flagon.cards import CHARACTER_NAMES, load_cards
+
+TEXT_LIMIT = 1800
+SLOT_NAMES = ("I", "II", "III")
+# One letter per character, unique (Thras/Teo/Tuuli and Montero/Margalo share initials).
+LETTER = {"thras": "T", "jack": "J", "tuuli": "U", "margalo": "G", "teo": "O",
+          "goodheart": "H", "nari": "N", "montero": "M", "asma": "A"}  # fmt: skip
+COLOUR = {
+    "thras": (198, 40, 40), "jack": (33, 33, 33), "tuuli": (0, 131, 143), "margalo": (46, 125, 50),
+    "teo": (239, 108, 0), "goodheart": (21, 101, 192), "nari": (106, 27, 154), "montero": (173, 20, 87),
+    "asma": (93, 64, 55),
+}  # fmt: skip
+ARROW = {"N": "^", "E": ">", "S": "v", "W": "<"}
+_PLACEHOLDER = re.compile(r"\{(p\d+)\}")
+
+
+def _cname(cid: str) -> str:
+    return CHARACTER_NAMES.get(cid, cid)
+
+
+def _card(card_id: str) -> str:
+    cards = load_cards()
+    return cards[card_id].name if card_id in cards else card_id
+
+
+def _fill(text: str, names: dict[str, str]) -> str:
+    return _PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(1)), text)
+
+
+def _owner(view: dict[str, Any], names: dict[str, str], seat: str) -> str:
+    return names.get(seat, seat)
+
+
+def _squares(view: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]]:
+    """Everything standing on each square, keyed by (x, y) with x = column, y = row (0-based)."""
+    cells: dict[tuple[int, int], dict[str, Any]] = {}
+
+    def at(name: str) -> dict[str, Any]:
+        return cells.setdefault(_xy(name), {})
+
+    for t in view["tables"]:
+        for q in t["squares"]:
+            at(q)["table"] = t["id"]
+    for r in view["rugs"]:
+        for q in r["squares"]:
+            at(q)["rug"] = r["id"]
+    for q in view["start_squares"]:
+        at(q)["start"] = True
+    for q, n in view["chairs"].items():
+        at(q)["chairs"] = n
+    for q, n in view["mugs"].items():
+        at(q)["mugs"] = n
+    for q in view["barrels"]:
+        at(q)["barrel"] = True
+    for prize, where in view["prizes"].items():
+        if where["at"] and not where["held_by"]:
+            at(where["at"]).setdefault("prizes", []).append(prize)
+    if view.get("familiar"):
+        at(view["familiar"]["at"])["familiar"] = view["familiar"].get("facing", "N")
+    if view.get("barrage"):
+        b = view["barrage"]
+        if b.get("at"):
+            at(b["at"])["barrage"] = True
+    for c in view["characters"]:
+        if c["pos"]:
+            at(c["pos"])["char"] = c
+    return cells
+
+
+def _xy(name: str) -> tuple[int, int]:
+    return ord(name[0]) - ord("a"), int(name[1:]) - 1
+
+
+# -- text -----------------------------------------------------------------------------------------
+
+
+def _cell_text(cell: dict[str, Any]) -> str:
+    """Two characters per square (see the legend printed under the grid)."""
+    c = cell.get("char")
+    if c is not None:
+        letter = LETTER.get(c["id"], "?")
+        return (letter.lower() if c["prone"] else letter) + ARROW.get(c["facing"], " ")
+    if "prizes" in cell:
+        return "F!" if "flagon" in cell["prizes"] else "C!"
+    if cell.get("barrel"):
+        return "()"
+    if "familiar" in cell:
+        return "ff"
+    if cell.get("barrage"):
+        return "xx"
+    table = "table" in cell
+    mugs, chairs = cell.get("mugs", 0), cell.get("chairs", 0)
+    if table:
+        return "#u" if mugs else "#h" if chairs else "##"
+    if mugs and chairs:
+        return "hu"
+    if mugs:
+        return "u " if mugs == 1 else f"u{min(mugs, 9)}"
+    if chairs:
+        return "h " if chairs == 1 else f"h{min(chairs, 9)}"
+    if "rug" in cell:
+        return "~ "
+    if cell.get("start"):
+        return "+ "
+    return ". "
+
+
+def _grid_lines(view: dict[str, Any]) -> list[str]:
+    w, h = view["grid"]["width"], view["grid"]["height"]
+    cells = _squares(view)
+    cols = "".join(chr(ord("a") + x) + " " for x in range(w))
+    lines = ["   " + cols.rstrip()]
+    for y in range(h):
+        row = "".join(_cell_text(cells.get((x, y), {})) for x in range(w))
+        lines.append(f"{y + 1:>2} {row.rstrip()}")
+    return lines
+
+
+def _status_text(c: dict[str, Any]) -> str:
+    bits = []
+    if c["prone"]:
+        bits.append("prone")
+    if c["on_table"]:
+        bits.append("on a table")
+    if c["held"]:
+        bits.append(f"holds {c['held']}")
+    for st in c["statuses"]:
+        bits.append(f"{st['name']}→{st['until']}")
+    if c["riposte"]:
+        bits.append("Riposte")
+    if c.get("hand_cannon") == "unloaded":
+        bits.append("cannon empty")
+    return ", ".join(bits)
+
+
+def _phase_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
+    lines: list[str] = []
+    if view.get("result"):
+        return lines
+    if view["phase"] == "setup" and view.get("setup"):
+        who = names.get(view["setup"]["player"], view["setup"]["player"])
+        what = "chooses a character" if view["setup"]["next"] == "choose" else "places a character"
+        lines.append(f"Setup: {who} {what}.")
+        return lines
+    if view["planning"]:
+        by_owner: dict[str, list[str]] = {}
+        for c in view["characters"]:
+            if c["id"] in view["planning"]:
+                by_owner.setdefault(c["owner"], []).append(_cname(c["id"]))
+        waiting = "; ".join(f"{names.get(o, o)} ({', '.join(cs)})" for o, cs in by_owner.items())
+        lines.append(f"Planning in secret: {waiting}")
+    cur = view.get("current")
+    if cur:
+        lines.append(f"Now: {_cname(cur['char'])} — {_card(cur['card'])}")
+    pend = view.get("pending")
+    if pend:
+        who = names.get(pend["player"], pend["player"])
+        lines.append(f"Waiting for {who}: {pend['verb']} ({_cname(pend['char'])})")
+    return lines
+
+
+def _score_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
+    scores = view.get("scores") or {}
+    if not scores:
+        return []
+    teams = view.get("teams")
+    if teams:
+        parts = []
+        for team in sorted(scores):
+            members = ", ".join(names.get(p, p) for p, t in teams.items() if t == team)
+            parts.append(f"Team {team} ({members}) {scores[team]}")
+        return ["Teams: " + " · ".join(parts)]
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    return ["Players: " + " · ".join(f"{names.get(p, p)} {s}" for p, s in ranked)]
+
+
+def tie_break_text(view: dict[str, Any], names: dict[str, str]) -> str | None:
+    """Why the winner won a tie on reputation, or None if reputation alone decided."""
+    result = view.get("result")
+    scores = view.get("scores") or {}
+    if not result or not scores or len(result["ranking"]) < 2:
+        return None
+    teams = view.get("teams")
+
+    def side(seat: str) -> str:
+        return teams[seat] if teams else seat
+
+    first, second = side(result["ranking"][0][0]), side(result["ranking"][1][0])
+    if scores.get(first) != scores.get(second):
+        return None
+
+    def best(s: str) -> tuple[int, int]:
+        return min((c["token"], c["stack"]) for c in view["characters"] if side(c["owner"]) == s)
+
+    (t1, _), (t2, _) = best(first), best(second)
+    label = f"Team {first}" if teams else names.get(first, first)
+    if t1 < t2:
+        return (f"Tie on {scores[first]} reputation: {label} wins the tie-break, with a time token "
+                f"further back on the track (space {t1} vs {t2}).")
+    return (f"Tie on {scores[first]} reputation: {label} wins the tie-break — tokens on the same "
+            f"space {t1}, theirs lower in the stack.")
+
+
+def _final_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
+    result = view.get("result")
+    if not result:
+        return []
+    lines = ["GAME OVER — " + _fill(result["reason"], names)]
+    scores = view.get("scores") or {}
+    teams = view.get("teams")
+    for place, group in enumerate(result["ranking"], start=1):
+        key = (teams[group[0]] if teams else group[0]) if group else ""
+        who = ", ".join(names.get(p, p) for p in group)
+        lines.append(f"{place}. {who}: {scores.get(key, 0)}")
+    tie = tie_break_text(view, names)
+    if tie:
+        lines.append(tie)
+    return lines
+
+
+def _private_lines(view: dict[str, Any]) -> list[str]:
+    me = view.get("me")
+    if not me:
+        return []
+    lines = ["Your characters (only you see this):"]
+    for cid, mine in me["characters"].items():
+        slots = " ".join(f"{SLOT_NAMES[i]}:{_card(k) if k != '?' else '?'}" for i, k in enumerate(mine["slots"]))
+        lines.append(f" {_cname(cid)}: {slots or 'no card planned'}")
+        if view.get("late_night") and mine["slots"]:
+            lines.append("  (Late Night: your placed cards stay face down, even to you)")
+        lines.append("  deck: " + ", ".join(_card(k) for k in mine["deck"]))
+    return lines
+
+
+def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fence: bool = True) -> str:
+    """A compact board for a code block (about 36 columns wide, at most 1800 characters)."""
+    names = names or {}
+    opts = view.get("options", {})
+    flags = [k.replace("_", " ") for k in ("extended", "team", "late_night") if opts.get(k)]
+    if opts.get("cookies", "off") != "off":
+        flags.append(f"cookies {opts['cookies']}")
+    head = f"DRAGON & FLAGON · time {view['time']['marker']}" + (f" · {', '.join(flags)}" if flags else "")
+    lines = [head, *_grid_lines(view)]
+    lines.append("X^ char+facing (lower=prone) ## table ~ rug")
+    lines.append("h chair u mug () barrel F! Flagon C! cookies")
+    lines.append("ff familiar xx barrage + start")
+    for c in view["characters"]:
+        letter = LETTER.get(c["id"], "?")
+        extra = _status_text(c)
+        mark = "*" if c["id"] in view["planning"] else " "
+        where = c["pos"] or "--"
+        lines.append(f"{mark}{letter} {c['name'][:13]:<13} {c['rep']:>3}rep t{c['token']:<2}{where:>4} "
+                     f"{_owner(view, names, c['owner'])[:10]}")
+        if extra:
+            lines.append(f"    {extra}"[:60])
+    track = view["time"]
+    stacks = " ".join(f"{sp}:{''.join(LETTER.get(c, '?') for c in cs)}"
+                      for sp, cs in sorted(track["stacks"].items(), key=lambda kv: int(kv[0])))
+    if stacks:
+        lines.append(f"Track (bottom→top) {stacks}")
+    ends = " ".join(f"{t['space']}{'G' if t['guard'] else '-' if t['revealed'] else '?'}" for t in track["game_end"])
+    lines.append(f"Game End {ends}")
+    lines += _score_lines(view, names)
+    lines += _phase_lines(view, names)
+    lines += _final_lines(view, names)
+    if view.get("planning"):
+        lines.append("* = still planning")
+    private = _private_lines(view)
+    body = "\n".join(lines)
+    # The private part goes last and is the first thing trimmed if the text runs long.
+    for extra_line in private:
+        if len(body) + len(extra_line) + 1 > TEXT_LIMIT - 8:
+            break
+        body += "\n" + extra_line
+    body = body[: TEXT_LIMIT - 8]
+    return f"```\n{body}\n```" if fence else body
+
+
+# -- PNG ------------------------------------------------------------------------------------------
+
+RING = 11  # track spaces per side of the ring (corners shared): 40 spaces
+SP = 62  # a track space, pixels
+MARGIN = 18  # between the ring and the grid, for the coordinate labels
+PANEL_ROW = 30
+BG = (43, 33, 28)
+FLOOR = (222, 196, 160)
+FLOOR_LINE = (196, 168, 130)
+RUG = (150, 52, 52)
+RUG_EDGE = (214, 166, 80)
+TABLE = (121, 78, 44)
+TABLE_EDGE = (74, 45, 22)
+START = (250, 225, 120)
+TRACK = (245, 236, 215)
+TRACK_EDGE = (120, 100, 80)
+INK = (30, 25, 20)
+LIGHT = (250, 245, 235)
+GOLD = (240, 190, 40)
+
+
+@lru_cache(maxsize=16)
+def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    for name in (("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"),
+                 "/usr/share/fonts/truetype/dejavu/" + ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")):
+        try:
+            return ImageFont.truetype(name, size)
+        except OSError:
+            continue
+    try:
+        return ImageFont.load_default(size)
+    except Exception:  # Pillow without FreeType
+        return ImageFont.load_default()
+
+
+def _track_spaces() -> list[tuple[int, int]]:
+    """Top-left corners of the ring's spaces, clockwise from the top-left corner (space 1)."""
+    out = []
+    n = RING - 1
+    out += [(i * SP, 0) for i in range(n)]
+    out += [(n * SP, i * SP) for i in range(n)]
+    out += [((n - i) * SP, n * SP) for i in range(n)]
+    out += [(0, (n - i) * SP) for i in range(n)]
+    return out
+
+
+SPACES = _track_spaces()
+SIDE = RING * SP
+CELL_AREA = SIDE - 2 * SP - 2 * MARGIN
+
+
+def _geometry(view: dict[str, Any]) -> tuple[int, int, int]:
+    w, h = view["grid"]["width"], view["grid"]["height"]
+    cell = CELL_AREA // max(w, h)
+    ox = SP + MARGIN + (CELL_AREA - cell * w) // 2
+    oy = SP + MARGIN + (CELL_AREA - cell * h) // 2
+    return cell, ox, oy
+
+
+@lru_cache(maxsize=32)
+def _background(w: int, h: int, tables: tuple[tuple[str, ...], ...], rugs: tuple[tuple[str, ...], ...],
+                starts: tuple[str, ...]) -> Image.Image:
+    """The parts that rarely change (floor, rugs, tables, start squares, ring, labels), cached."""
+    img = Image.new("RGB", (SIDE, SIDE), BG)
+    d = ImageDraw.Draw(img)
+    cell = CELL_AREA // max(w, h)
+    ox = SP + MARGIN + (CELL_AREA - cell * w) // 2
+    oy = SP + MARGIN + (CELL_AREA - cell * h) // 2
+    d.rectangle((ox, oy, ox + cell * w, oy + cell * h), fill=FLOOR)
+    for x in range(w + 1):
+        d.line((ox + x * cell, oy, ox + x * cell, oy + h * cell), fill=FLOOR_LINE)
+    for y in range(h + 1):
+        d.line((ox, oy + y * cell, ox + w * cell, oy + y * cell), fill=FLOOR_LINE)
+    for q in starts:
+        x, y = _xy(q)
+        d.rectangle((ox + x * cell + 2, oy + y * cell + 2, ox + (x + 1) * cell - 2, oy + (y + 1) * cell - 2),
+                    fill=START)
+    for squares in rugs:
+        xs = [_xy(q) for q in squares]
+        x0, y0 = min(p[0] for p in xs), min(p[1] for p in xs)
+        x1, y1 = max(p[0] for p in xs) + 1, max(p[1] for p in xs) + 1
+        box = (ox + x0 * cell + 3, oy + y0 * cell + 3, ox + x1 * cell - 3, oy + y1 * cell - 3)
+        d.rectangle(box, fill=RUG, outline=RUG_EDGE, width=3)
+        d.rectangle((box[0] + 7, box[1] + 7, box[2] - 7, box[3] - 7), outline=RUG_EDGE, width=1)
+    for squares in tables:
+        xs = [_xy(q) for q in squares]
+        x0, y0 = min(p[0] for p in xs), min(p[1] for p in xs)
+        x1, y1 = max(p[0] for p in xs) + 1, max(p[1] for p in xs) + 1
+        d.rounded_rectangle((ox + x0 * cell + 4, oy + y0 * cell + 4, ox + x1 * cell - 4, oy + y1 * cell - 4),
+                            radius=8, fill=TABLE, outline=TABLE_EDGE, width=3)
+    label = _font(12, True)
+    for x in range(w):
+        d.text((ox + x * cell + cell / 2, oy - MARGIN / 2), chr(ord("a") + x), fill=LIGHT, font=label, anchor="mm")
+        d.text((ox + x * cell + cell / 2, oy + h * cell + MARGIN / 2), chr(ord("a") + x), fill=LIGHT, font=label,
+               anchor="mm")
+    for y in range(h):
+        d.text((ox - MARGIN / 2, oy + y * cell + cell / 2), str(y + 1), fill=LIGHT, font=label, anchor="mm")
+        d.text((ox + w * cell + MARGIN / 2, oy + y * cell + cell / 2), str(y + 1), fill=LIGHT, font=label,
+               anchor="mm")
+    num = _font(11)
+    for i, (x, y) in enumerate(SPACES):
+        d.rectangle((x + 1, y + 1, x + SP - 2, y + SP - 2), fill=TRACK, outline=TRACK_EDGE)
+        d.text((x + 4, y + 2), str(i + 1), fill=(110, 95, 80), font=num)
+    return img
+
+
+def _centre(view_cell: int, ox: int, oy: int, x: int, y: int) -> tuple[float, float]:
+    return ox + x * view_cell + view_cell / 2, oy + y * view_cell + view_cell / 2
+
+
+def _draw_mug(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
+    d.rectangle((cx - s * 0.5, cy - s * 0.6, cx + s * 0.5, cy + s * 0.6), fill=(250, 200, 60), outline=INK)
+    d.rectangle((cx - s * 0.5, cy - s * 0.6, cx + s * 0.5, cy - s * 0.25), fill=(255, 250, 235))
+    d.arc((cx + s * 0.25, cy - s * 0.35, cx + s * 0.95, cy + s * 0.35), -90, 90, fill=INK, width=2)
+
+
+def _draw_chair(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
+    d.rectangle((cx - s * 0.6, cy - s * 0.1, cx + s * 0.6, cy + s * 0.5), fill=(160, 110, 60), outline=INK)
+    d.rectangle((cx - s * 0.6, cy - s * 0.8, cx + s * 0.6, cy - s * 0.45), fill=(160, 110, 60), outline=INK)
+    d.line((cx - s * 0.5, cy - s * 0.45, cx - s * 0.5, cy - s * 0.1), fill=INK, width=2)
+    d.line((cx + s * 0.5, cy - s * 0.45, cx + s * 0.5, cy - s * 0.1), fill=INK, width=2)
+
+
+def _draw_flagon(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
+    d.polygon([(cx - s * 0.6, cy - s * 0.7), (cx + s * 0.6, cy - s * 0.7), (cx + s * 0.35, cy + s * 0.1),
+               (cx - s * 0.35, cy + s * 0.1)], fill=GOLD, outline=INK)
+    d.rectangle((cx - s * 0.1, cy + s * 0.1, cx + s * 0.1, cy + s * 0.55), fill=GOLD, outline=INK)
+    d.rectangle((cx - s * 0.45, cy + s * 0.55, cx + s * 0.45, cy + s * 0.75), fill=GOLD, outline=INK)
+
+
+def _draw_cookies(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
+    d.ellipse((cx - s * 0.8, cy - s * 0.5, cx + s * 0.8, cy + s * 0.5), fill=(240, 240, 240), outline=INK)
+    for dx in (-0.35, 0.0, 0.35):
+        d.ellipse((cx + dx * s - s * 0.2, cy - s * 0.2, cx + dx * s + s * 0.2, cy + s * 0.2), fill=(180, 120, 60))
+
+
+def _draw_item(d: ImageDraw.ImageDraw, item: str, cx: float, cy: float, s: float) -> None:
+    if item == "mug":
+        _draw_mug(d, cx, cy, s)
+    elif item == "chair":
+        _draw_chair(d, cx, cy, s)
+    elif item == "flagon":
+        _draw_flagon(d, cx, cy, s)
+    elif item == "cookies":
+        _draw_cookies(d, cx, cy, s)
+
+
+_FACING = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+
+
+def _draw_character(d: ImageDraw.ImageDraw, c: dict[str, Any], cx: float, cy: float, cell: int) -> None:
+    r = cell * 0.36
+    colour = COLOUR.get(c["id"], (90, 90, 90))
+    fx, fy = _FACING.get(c["facing"], (0, -1))
+    # The facing wedge: a triangle beyond the disc, pointing where the character looks.
+    tip = (cx + fx * r * 1.45, cy + fy * r * 1.45)
+    side = (-fy, fx)
+    base1 = (cx + fx * r * 0.6 + side[0] * r * 0.7, cy + fy * r * 0.6 + side[1] * r * 0.7)
+    base2 = (cx + fx * r * 0.6 - side[0] * r * 0.7, cy + fy * r * 0.6 - side[1] * r * 0.7)
+    d.polygon([tip, base1, base2], fill=colour, outline=LIGHT)
+    if c["prone"]:
+        d.ellipse((cx - r * 1.1, cy - r * 0.7, cx + r * 1.1, cy + r * 0.7), fill=(200, 200, 200), outline=colour,
+                  width=4)
+        d.text((cx, cy), LETTER.get(c["id"], "?"), fill=colour, font=_font(int(cell * 0.4), True), anchor="mm")
+        d.text((cx + r, cy - r), "z", fill=INK, font=_font(int(cell * 0.3), True), anchor="mm")
+    else:
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=LIGHT, width=2)
+        d.text((cx, cy), LETTER.get(c["id"], "?"), fill=LIGHT, font=_font(int(cell * 0.42), True), anchor="mm")
+    if c["held"]:
+        hx, hy = cx + r * 0.95, cy + r * 0.95
+        d.ellipse((hx - cell * 0.2, hy - cell * 0.2, hx + cell * 0.2, hy + cell * 0.2), fill=LIGHT, outline=INK)
+        _draw_item(d, c["held"], hx, hy, cell * 0.14)
+
+
+def _token(d: ImageDraw.ImageDraw, cid: str, x: float, y: float, size: int) -> None:
+    d.ellipse((x, y, x + size, y + size), fill=COLOUR.get(cid, (90, 90, 90)), outline=LIGHT, width=2)
+    d.text((x + size / 2, y + size / 2), LETTER.get(cid, "?"), fill=LIGHT, font=_font(int(size * 0.6), True),
+           anchor="mm")
+
+
+def _draw_track(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    track = view["time"]
+    marker = track["marker"]
+    last = len(SPACES)
+
+    def box(space: int) -> tuple[int, int]:
+        return SPACES[max(1, min(space, last)) - 1]
+
+    mx, my = box(marker)
+    d.rectangle((mx, my, mx + SP - 1, my + SP - 1), outline=GOLD, width=4)
+    for tok in track["game_end"]:
+        x, y = box(tok["space"])
+        tile = (x + SP - 24, y + 3, x + SP - 4, y + 23)
+        if not tok["revealed"]:
+            d.rectangle(tile, fill=(60, 60, 80), outline=LIGHT)
+            d.text((tile[0] + 10, tile[1] + 10), "?", fill=LIGHT, font=_font(13, True), anchor="mm")
+        elif tok["guard"]:
+            d.rectangle(tile, fill=(200, 30, 30), outline=INK)
+            d.text((tile[0] + 10, tile[1] + 10), "G", fill=LIGHT, font=_font(13, True), anchor="mm")
+        else:
+            d.rectangle(tile, fill=(200, 200, 200), outline=INK)
+    # Status tokens: a small tag in the character's colour at the space where the status ends.
+    status_count: dict[int, int] = {}
+    for st in track["status_tokens"]:
+        x, y = box(st["space"])
+        k = status_count.get(st["space"], 0)
+        status_count[st["space"]] = k + 1
+        tx, ty = x + 3 + k * 14, y + SP - 15
+        d.rectangle((tx, ty, tx + 12, ty + 12), fill=COLOUR.get(st["char"], (90, 90, 90)), outline=GOLD, width=2)
+    # Time tokens, bottom -> top: filled from the bottom-left, left to right, then the row above,
+    # so the reading order is the stack order and no letter is hidden (up to 9 per space).
+    size = 18
+    for space, cids in track["stacks"].items():
+        x, y = box(int(space))
+        for i, cid in enumerate(cids):
+            col, row = i % 3, i // 3
+            _token(d, cid, x + 3 + col * (size + 1), y + SP - 3 - size - row * (size + 1), size)
+
+
+def _draw_panel(img: Image.Image, view: dict[str, Any], names: dict[str, str], top: int) -> None:
+    d = ImageDraw.Draw(img)
+    f, fb, fs = _font(16), _font(16, True), _font(13)
+    y = top + 8
+    teams = view.get("teams")
+    scores = view.get("scores") or {}
+    planning = set(view.get("planning") or [])
+    for c in view["characters"]:
+        _token(d, c["id"], 10, y + 2, 24)
+        owner = names.get(c["owner"], c["owner"])
+        team = f" · team {c['team']}" if c.get("team") else ""
+        d.text((42, y + 4), c["name"], fill=LIGHT, font=fb)
+        d.text((190, y + 6), f"{owner[:18]}{team}", fill=(220, 210, 190), font=fs)
+        state = [f"time {c['token']} · {_ordinal(c['stack'] + 1)} in stack"]
+        if c["prone"]:
+            state.append("prone")
+        if c["held"]:
+            state.append(f"holds {c['held']}")
+        if c["id"] in planning:
+            state.append("planning…")
+        if c["statuses"]:
+            state.append(", ".join(f"{s['name']}→{s['until']}" for s in c["statuses"]))
+        d.text((330, y + 6), " · ".join(state)[:48], fill=(200, 230, 255), font=fs)
+        d.text((SIDE - 12, y + 3), f"{c['rep']}", fill=GOLD, font=fb, anchor="ra")
+        y += PANEL_ROW
+    d.line((10, y + 3, SIDE - 10, y + 3), fill=(120, 100, 80))
+    y += 10
+    if teams:
+        parts = [f"Team {t}: {scores[t]}" for t in sorted(scores)]
+    else:
+        parts = [f"{names.get(p, p)[:14]}: {s}" for p, s in sorted(scores.items(), key=lambda kv: -kv[1])]
+    d.text((10, y), "Reputation — " + "   ".join(parts), fill=LIGHT, font=f)
+    y += 24
+    status = _status_line(view, names)
+    if status:
+        d.text((10, y), status[:80], fill=GOLD, font=f)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
+
+
+def _status_line(view: dict[str, Any], names: dict[str, str]) -> str:
+    result = view.get("result")
+    if result:
+        winners = ", ".join(names.get(p, p) for p in result["ranking"][0])
+        return f"Game over — winner: {winners}"
+    lines = _phase_lines(view, names)
+    return lines[0] if lines else ""
+
+
+def _panel_height(view: dict[str, Any]) -> int:
+    return 8 + PANEL_ROW * len(view["characters"]) + 10 + 24 + 28
+
+
+def render_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Image.Image:
+    names = names or {}
+    w, h = view["grid"]["width"], view["grid"]["height"]
+    base = _background(w, h, tuple(tuple(t["squares"]) for t in view["tables"]),
+                       tuple(tuple(r["squares"]) for r in view["rugs"]), tuple(view["start_squares"]))
+    img = Image.new("RGB", (SIDE, SIDE + _panel_height(view)), BG)
+    img.paste(base, (0, 0))
+    d = ImageDraw.Draw(img)
+    cell, ox, oy = _geometry(view)
+    cells = _squares(view)
+    s = cell * 0.3
+    for (x, y), content in cells.items():
+        cx, cy = _centre(cell, ox, oy, x, y)
+        if content.get("barrel"):
+            d.ellipse((cx - cell * 0.38, cy - cell * 0.38, cx + cell * 0.38, cy + cell * 0.38), fill=(140, 90, 40),
+                      outline=INK, width=2)
+            d.ellipse((cx - cell * 0.22, cy - cell * 0.22, cx + cell * 0.22, cy + cell * 0.22), outline=(60, 35, 15),
+                      width=2)
+        if content.get("chairs"):
+            _draw_chair(d, cx - cell * 0.22, cy - cell * 0.12, s)
+            if content["chairs"] > 1:
+                d.text((cx - cell * 0.3, cy + cell * 0.3), f"×{content['chairs']}", fill=INK, font=_font(10),
+                       anchor="mm")
+        if content.get("mugs"):
+            _draw_mug(d, cx + cell * 0.2, cy + cell * 0.18, s * 0.9)
+            if content["mugs"] > 1:
+                d.text((cx + cell * 0.3, cy - cell * 0.32), f"×{content['mugs']}", fill=INK, font=_font(10),
+                       anchor="mm")
+        for prize in content.get("prizes", []):
+            if prize == "flagon":
+                _draw_flagon(d, cx, cy, cell * 0.3)
+            else:
+                _draw_cookies(d, cx, cy + cell * 0.1, cell * 0.3)
+        if "familiar" in content:
+            r = cell * 0.3
+            d.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=(170, 120, 230), outline=INK)
+            d.text((cx, cy), "f", fill=INK, font=_font(int(cell * 0.3), True), anchor="mm")
+        if content.get("barrage"):
+            r = cell * 0.42
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(220, 30, 30), width=3)
+            d.line((cx - r, cy, cx + r, cy), fill=(220, 30, 30), width=2)
+            d.line((cx, cy - r, cx, cy + r), fill=(220, 30, 30), width=2)
+    for c in view["characters"]:
+        if c["xy"]:
+            cx, cy = _centre(cell, ox, oy, c["xy"][0], c["xy"][1])
+            _draw_character(d, c, cx, cy, cell)
+    _draw_track(d, view)
+    _draw_panel(img, view, names, SIDE)
+    return img
+
+
+def render_png(view: dict[str, Any], names: dict[str, str] | None = None) -> bytes:
+    img = render_image(view, names)
+    buf = io.BytesIO()
+    # Mostly flat colour: 64 colours (fast octree) keep text crisp, halve the file and make the
+    # zlib pass cheaper than on RGB; a fast zlib level is enough for such an image.
+    img.quantize(colors=64, method=Image.Quantize.FASTOCTREE).save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
