@@ -125,20 +125,51 @@ def _score(game: FlagonGame, player: str) -> float:
 
 
 def _determinize(game: FlagonGame, player: str, rnd: random.Random) -> FlagonGame:
-    """A copy in which every hidden card of the other players is replaced by a plausible sample."""
-    g = FlagonGame(_clone(game.s))
-    states = [g.s] + ([g.s["pending"]["snap"]] if g.s["pending"] else [])
-    for cid, c in g.s["chars"].items():
-        if c["owner"] == player or not c["slots"]:
+    """A copy in which every hidden card of the other players is replaced by a plausible sample.
+
+    Mid-card (a question with a replay snapshot) the snapshot is determinized instead, the other
+    players' private answers so far (Daze cards) are replaced by samples too, and the activation
+    is replayed to rebuild the current position, so nothing hidden survives in the copy.
+    """
+    s = _clone(game.s)
+    pend = s["pending"]
+    replay = bool(pend and "snap" in pend)
+    base = pend["snap"] if replay else s
+    acting = pend["char"] if replay else None
+    revealed = {a.split(":")[2] for a in (pend["choices"] if replay else []) if a.startswith("vision:")}
+    spare: dict[str, list[str]] = {}
+    for cid, c in base["chars"].items():
+        if c["owner"] == player:
             continue
-        public = set(c["faceup"]) | set(c["removed"]) | set(c["mat"])
+        slots = c["slots"]
+        keep = slots[:1] if cid == acting else []  # the card being resolved is face up
+        public = set(c["faceup"]) | set(c["removed"]) | set(c["mat"]) | set(keep) | revealed
         pool = [k for k in deck_of(cid) if k not in public and k != c.get("playing")]
         rnd.shuffle(pool)
-        fake = pool[: len(c["slots"])]
-        for st in states:
-            if cid in st["chars"] and len(st["chars"][cid]["slots"]) == len(fake):
-                st["chars"][cid]["slots"] = list(fake)
-    return g
+        n = len(slots) - len(keep)
+        c["slots"] = keep + pool[:n]
+        spare[cid] = pool[n:]
+    if not replay:
+        return FlagonGame(s)
+    choices = []
+    for a in pend["choices"]:
+        verb, cid, arg = a.split(":")
+        if verb == "daze" and base["chars"][cid]["owner"] != player and spare.get(cid):
+            arg = spare[cid].pop(0)
+        choices.append(f"{verb}:{cid}:{arg}")
+    g = FlagonGame(_clone(base))
+    try:
+        g._run(pend["char"], choices, 0, _clone(base))
+        again = g.s["pending"]
+        if again and again["player"] == pend["player"] and again["options"] == pend["options"]:
+            return g
+    except RuntimeError:
+        pass
+    # An answer no longer fits the sampled position (rare): hide what is visible in the copy as it stands.
+    for cid, c in s["chars"].items():
+        if c["owner"] != player and cid in spare:
+            c["slots"] = (spare[cid] + list(base["chars"][cid]["slots"]))[: len(c["slots"])]
+    return FlagonGame(s)
 
 
 def _rollout(g: FlagonGame, player: str, rnd: random.Random, done: Any) -> float:
@@ -149,7 +180,10 @@ def _rollout(g: FlagonGame, player: str, rnd: random.Random, done: Any) -> float
         if not ta:
             break
         p = ta[0]
-        g._apply(p, _quick(g, p, rnd))
+        try:
+            g._apply(p, _quick(g, p, rnd))
+        except RuntimeError:  # a sampled position that cannot replay an old answer: stop here
+            break
     return _score(g, player)
 
 
@@ -172,7 +206,10 @@ def _plan_mc(game: FlagonGame, player: str, acts: list[str], rnd: random.Random,
         for sd in seeds:
             r2 = random.Random(sd)
             g = _determinize(game, player, r2)
-            g._apply(player, a)
+            try:
+                g._apply(player, a)
+            except RuntimeError:
+                continue
             total += _rollout(g, player, r2, done)
         val = total / samples + rnd.random() * 1e-3
         if val > best_val:
@@ -197,7 +234,10 @@ def _choice_mc(game: FlagonGame, player: str, acts: list[str], rnd: random.Rando
         for k in range(2):
             r2 = random.Random(k * 7919 + len(a))
             g = _determinize(game, player, r2)
-            g._apply(player, a)
+            try:
+                g._apply(player, a)
+            except RuntimeError:
+                continue
             total += _rollout(g, player, r2, lambda g2: _acted(g2, acting) > start)
         if total > best_val:
             best, best_val = a, total

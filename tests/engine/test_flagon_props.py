@@ -123,3 +123,18 @@ def test_eight_character_all_ai_game_finishes():
         g.play(p, a)
         i += 1
     assert len(g.s["chars"]) == 8 and g.result.ranking
+
+
+def test_ai_does_not_peek_at_hidden_plans():
+    """The medium AI's choice is the same whatever the opponent has actually planned."""
+    g = new_game(["p1", "p2"], 21)
+    while g.s["phase"] == "setup":
+        p = g.to_act()[0]
+        g.play(p, g.legal_actions(p)[0])
+    for _ in range(4):  # p2 plans both characters first
+        g.play("p2", g.legal_actions("p2")[0])
+    first = choose_action(g, "p1", "medium", 5)
+    for c in g.s["chars"].values():
+        if c["owner"] == "p2":
+            c["slots"] = ["slash", "charge"]
+    assert choose_action(g, "p1", "medium", 5) == first
