@@ -39,6 +39,8 @@ class FlagonGame(Game):
     TITLE: ClassVar[str] = "The Dragon & Flagon"
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 8
+    # Plans are secret: the platform checks DM reachability and offers the "Plan" button.
+    HIDDEN_INFORMATION: ClassVar[bool] = True
     STATE_VERSION: ClassVar[int] = 1
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("extended", False, "Extended game: Game End tokens on spaces 27-30 instead of 21-24."),
