@@ -26,6 +26,11 @@ VERB_LABELS = {
 }  # fmt: skip
 # plan/daze pick hidden cards; a Vision prompt lists Tuuli's deck, which would show by absence
 # what she has planned, so it is private too (the card it becomes is then announced publicly).
+SPECIAL_LABELS = {
+    ("to", "stay"): "stay put", ("vision", "cancel"): "cancel the Vision", ("item", "drop"): "drop what you hold",
+    ("preface", "after"): "turn after acting instead", ("from", "self"): "cast from yourself",
+    ("from", "familiar"): "cast from the Familiar",
+}  # fmt: skip
 PRIVATE_VERBS = ("plan", "daze", "vision")
 MAX_STEPS = 200  # a safety net; the Town Guard ends every game by space 30
 
@@ -613,6 +618,9 @@ class FlagonGame(Game):
             return f"{cname(parts[1])} slot {SLOT_NAMES[int(parts[2]) - 1]}: {cards[parts[3]].name}"[:80]
         if len(parts) == 3:
             who, arg = cname(parts[1]), parts[2]
+            special = SPECIAL_LABELS.get((verb, arg))
+            if special:
+                return f"{who}: {special}"
             if arg in cards:
                 arg = cards[arg].name
             elif arg in CHARACTER_NAMES:
