@@ -464,9 +464,7 @@ class FakeDiscord:
         site = web.TCPSite(self._runner, self.host, self.port)
         await site.start()
         if self.port == 0:
-            server = site._server
-            assert server is not None
-            self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+            self.port = int(self._runner.addresses[0][1])  # the ephemeral port the OS picked
         log.info("fake Discord listening on %s", self.base_url)
         return self
 
@@ -649,7 +647,8 @@ class FakeDiscord:
         return ws
 
     async def _gateway_message(self, session: _GatewaySession, message: dict[str, Any]) -> None:
-        op, data = message.get("op"), message.get("d")
+        op = message.get("op")
+        data: Any = message.get("d")
         if op == 1:  # HEARTBEAT
             session.heartbeats += 1
             self.heartbeats_received += 1
@@ -659,7 +658,7 @@ class FakeDiscord:
         elif op == 2:  # IDENTIFY
             self.identify_payloads.append(data)
             await self._send_ready(session)
-        elif op == 6:  # RESUME: accept any session we issued, else "cannot resume"
+        elif op == 6:  # RESUME: always accepted (missed events are not replayed)
             self.resumes += 1
             session.session_id = data.get("session_id", session.session_id)
             session.seq = int(data.get("seq") or 0)

@@ -78,7 +78,11 @@ def make_bot(guild_id: int) -> commands.Bot:
 
     @bot.tree.command(description="DM me a select")
     async def plan(interaction: discord.Interaction) -> None:
-        await interaction.user.send("Choose your card:", view=PickView())
+        try:
+            await interaction.user.send("Choose your card:", view=PickView())
+        except discord.Forbidden as exc:  # DMs closed: the real bot falls back to a button
+            await interaction.response.send_message(f"Your DMs are closed ({exc.code}).", ephemeral=True)
+            return
         await interaction.response.send_message("Sent you a DM.", ephemeral=True)
 
     @bot.tree.command(description="Think, then answer privately")

@@ -137,6 +137,23 @@ async def test_dm_with_select_and_select_answered_from_dm(fake: FakeDiscord) -> 
         assert callback.json["data"]["content"] == "DM: you picked parry"
 
 
+async def test_closed_dms_reach_the_bot_as_forbidden_50007(fake: FakeDiscord) -> None:
+    guild, channel, alice = seed(fake)
+    fake.inject_error(
+        "POST", "/channels/*/messages", status=403, code=50007, message="Cannot send messages to this user"
+    )
+    bot = make_bot(guild.id)
+    async with running(bot, fake):
+        ix = await fake.slash(alice, channel, "plan")
+        callback = await ix.wait_callback()
+        assert callback.json["data"]["content"] == "Your DMs are closed (50007)."
+        assert fake.dm_messages(alice) == []
+        # The injected error was used up: the next DM goes through.
+        ix = await fake.slash(alice, channel, "plan")
+        assert (await ix.wait_callback()).json["data"]["content"] == "Sent you a DM."
+        assert len(fake.dm_messages(alice)) == 1
+
+
 async def test_defer_then_ephemeral_followup(fake: FakeDiscord) -> None:
     guild, channel, alice = seed(fake)
     bot = make_bot(guild.id)
