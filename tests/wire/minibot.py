@@ -24,6 +24,7 @@ from tests.wire.patch_client import point_discord_from_env
 
 JOIN_ID = "wire:join"
 PICK_ID = "wire:pick"
+COUNT_ID = "wire:count"
 
 
 def make_png() -> bytes:
@@ -45,6 +46,12 @@ class JoinView(discord.ui.View):
     async def join(self, interaction: discord.Interaction, button: discord.ui.Button[JoinView]) -> None:
         await interaction.response.send_message(f"{interaction.user.name} joined", ephemeral=True)
 
+    @discord.ui.button(label="Count", style=discord.ButtonStyle.secondary, custom_id=COUNT_ID)
+    async def count(self, interaction: discord.Interaction, button: discord.ui.Button[JoinView]) -> None:
+        # UPDATE_MESSAGE (type 7): edit the message the button is on, as the real board does.
+        assert interaction.message is not None
+        await interaction.response.edit_message(content=interaction.message.content + " +1")
+
 
 class PickView(discord.ui.View):
     def __init__(self) -> None:
@@ -56,8 +63,13 @@ class PickView(discord.ui.View):
         options=[discord.SelectOption(label=name, value=name) for name in ("slash", "parry", "dodge")],
     )
     async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[PickView]) -> None:
+        # As the real bot answers a private pick: acknowledge (type 6), then replace the prompt
+        # (PATCH @original = the message the select is on) and remove the select.
         where = "DM" if interaction.guild is None else "guild"
-        await interaction.response.send_message(f"{where}: you picked {', '.join(select.values)}")
+        await interaction.response.defer()
+        await interaction.edit_original_response(
+            content=f"{where}: you picked {', '.join(select.values)}", view=None
+        )
 
 
 def make_bot(guild_id: int) -> commands.Bot:

@@ -17,10 +17,12 @@ from PIL import Image
 from tests.wire.fake_discord import (
     CALLBACK_CHANNEL_MESSAGE,
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
+    CALLBACK_DEFERRED_UPDATE_MESSAGE,
+    CALLBACK_UPDATE_MESSAGE,
     FLAG_EPHEMERAL,
     FakeDiscord,
 )
-from tests.wire.minibot import JOIN_ID, PICK_ID, make_bot, make_png, running
+from tests.wire.minibot import COUNT_ID, JOIN_ID, PICK_ID, make_bot, make_png, running
 
 
 def seed(fake: FakeDiscord) -> tuple:
@@ -115,6 +117,12 @@ async def test_persistent_button_click_answered(fake: FakeDiscord) -> None:
         assert callback.json["data"]["content"] == "bob joined"
         assert callback.json["data"]["flags"] & FLAG_EPHEMERAL
 
+        # A button that edits its own message in the callback (UPDATE_MESSAGE).
+        click = await fake.click(bob, message, COUNT_ID)
+        callback = await click.wait_callback()
+        assert callback.json["type"] == CALLBACK_UPDATE_MESSAGE
+        assert message["content"] == "Lobby for ninesons (2 seats) +1"
+
 
 async def test_dm_with_select_and_select_answered_from_dm(fake: FakeDiscord) -> None:
     guild, channel, alice = seed(fake)
@@ -134,7 +142,11 @@ async def test_dm_with_select_and_select_answered_from_dm(fake: FakeDiscord) -> 
         pick = await fake.select(alice, dm, PICK_ID, ["parry"])
         assert "guild_id" not in pick.payload and pick.payload["user"]["id"] == str(alice.id)
         callback = await pick.wait_callback()
-        assert callback.json["data"]["content"] == "DM: you picked parry"
+        assert callback.json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE
+        edit = await pick.wait_original_edit()
+        assert edit.path == f"/webhooks/{fake.application_id}/{pick.token}/messages/@original"
+        assert edit.json["content"] == "DM: you picked parry" and edit.json["components"] == []
+        assert dm["content"] == "DM: you picked parry" and dm["components"] == []
 
 
 async def test_closed_dms_reach_the_bot_as_forbidden_50007(fake: FakeDiscord) -> None:
