@@ -327,6 +327,7 @@ class FakeInteraction:
     payload: dict[str, Any]
     fake: FakeDiscord = field(repr=False)
     channel_id: int = 0
+    created: float = field(default_factory=time.monotonic)
     callbacks: list[RecordedRequest] = field(default_factory=list)
     followups: list[dict[str, Any]] = field(default_factory=list)  # message payloads
     original_message_id: int | None = None
@@ -404,6 +405,7 @@ class FakeDiscord:
         heartbeat_interval_ms: int = 41250,
         bot_name: str = "DragonTavern",
         ack_heartbeats: bool = True,
+        callback_deadline: float | None = 3.0,
     ) -> None:
         if host not in LOOPBACK_HOSTS:
             raise ValueError(f"FakeDiscord binds loopback only, not {host!r}")
@@ -411,6 +413,8 @@ class FakeDiscord:
         self.port = port
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.ack_heartbeats = ack_heartbeats
+        # Discord answers 10062 "Unknown interaction" to a callback later than 3 s.
+        self.callback_deadline = callback_deadline
         self.snowflakes = _Snowflakes()
         self.application_id = self.snowflakes.next()
         self.bot_user = FakeUser(id=self.application_id, name=bot_name, bot=True)
@@ -1201,6 +1205,10 @@ class FakeDiscord:
             return _error(404, 10062, "Unknown interaction")
         if interaction.callbacks:
             return _error(400, 40060, "Interaction has already been acknowledged.")
+        late = time.monotonic() - interaction.created
+        if self.callback_deadline is not None and late > self.callback_deadline:
+            log.warning("interaction %s answered after %.1f s: 10062", interaction.id, late)
+            return _error(404, 10062, "Unknown interaction")
         interaction.callbacks.append(r)
         body = r.json if isinstance(r.json, dict) else {}
         kind = int(body.get("type", 0))

@@ -103,6 +103,16 @@ def make_bot(guild_id: int) -> commands.Bot:
         await asyncio.sleep(0.05)  # "slow" work between the defer and the followup
         await interaction.followup.send("only you can see this", ephemeral=True)
 
+    @bot.tree.command(description="Answer too slowly (tests the callback deadline)")
+    async def late(interaction: discord.Interaction, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            await interaction.response.send_message("finally")
+        except discord.NotFound as exc:
+            bot.late_errors.append(exc.code)  # type: ignore[attr-defined]
+
+    bot.late_errors = []  # type: ignore[attr-defined]
+
     @bot.tree.command(description="Post the board picture")
     async def board(interaction: discord.Interaction) -> None:
         await interaction.response.defer()

@@ -111,7 +111,7 @@ async def test_bot_process_killed_and_restarted_answers_old_button(tmp_path: Pat
 
             state = await _poll(http, f"{base}/_fake/state", lambda d: True)
             assert state["identifies"] == 2  # a fresh IDENTIFY, not a RESUME
-            assert state["guild_commands"] == {guild_id: ["ping", "lobby", "plan", "secret", "board"]}
+            assert state["guild_commands"] == {guild_id: ["ping", "lobby", "plan", "secret", "late", "board"]}
     finally:
         await _stop(bot)
         await _stop(fake)

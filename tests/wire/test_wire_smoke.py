@@ -70,7 +70,7 @@ async def test_command_sync_and_slash_command_answered(fake: FakeDiscord) -> Non
         sync = fake.find_requests("PUT", f"/applications/{fake.application_id}/guilds/{guild.id}/commands")
         assert len(sync) == 1 and sync[0].headers["content-type"] == "application/json"
         synced = {c["name"]: c for c in sync[0].json}
-        assert set(synced) == {"ping", "lobby", "plan", "secret", "board"}
+        assert set(synced) == {"ping", "lobby", "plan", "secret", "late", "board"}
         assert [(o["name"], o["type"], o["required"]) for o in synced["lobby"]["options"]] == [
             ("game", 3, True),
             ("seats", 4, False),
@@ -164,6 +164,21 @@ async def test_closed_dms_reach_the_bot_as_forbidden_50007(fake: FakeDiscord) ->
         ix = await fake.slash(alice, channel, "plan")
         assert (await ix.wait_callback()).json["data"]["content"] == "Sent you a DM."
         assert len(fake.dm_messages(alice)) == 1
+
+
+async def test_late_callback_is_refused_with_10062(fake: FakeDiscord) -> None:
+    guild, channel, alice = seed(fake)
+    fake.callback_deadline = 0.2  # Discord's is 3 s; shortened to keep the test quick
+    bot = make_bot(guild.id)
+    async with running(bot, fake):
+        ix = await fake.slash(alice, channel, "late", {"delay": 0.4})
+        refused = await fake.wait_request("POST", f"/interactions/{ix.id}/*/callback")
+        assert (refused.status, refused.response["code"]) == (404, 10062)
+        await fake.wait_until(lambda: bot.late_errors == [10062], timeout=2, what="NotFound in the bot")
+        assert ix.callbacks == []
+        # In time is fine.
+        ix = await fake.slash(alice, channel, "late", {"delay": 0.0})
+        assert (await ix.wait_callback()).json["data"]["content"] == "finally"
 
 
 async def test_defer_then_ephemeral_followup(fake: FakeDiscord) -> None:
