@@ -109,7 +109,7 @@ class Presenter:
         if running and len(public_seats) == 1:
             seat = public_seats[0]
             actions = [
-                (a, game.describe_action(seat, a))
+                (a, fill_names(game.describe_action(seat, a), names))
                 for a in game.legal_actions(seat)
                 if not game.is_private_action(seat, a)
             ]
@@ -122,7 +122,7 @@ class Presenter:
                 if hasattr(ui, "board_rows"):
                     extra = ui.board_rows(rec, game, public_seats[0], rec.version)
                 if hasattr(ui, "menu_path") and actions:
-                    menu_root = build_menu(rec.kind, game, public_seats[0])
+                    menu_root = build_menu(rec.kind, game, public_seats[0], names)
             view = components.board_components(
                 rec, actions, version=rec.version,
                 show_private_button=type(game).HIDDEN_INFORMATION,
@@ -152,7 +152,24 @@ class Presenter:
             await self._put_board(rec, await self._closed_lobby(rec))
             return
         await self._put_board(rec, await self.board_message(rec, game))
+        await self._announce(rec, game, public_events(outcome.events), names)
         await self.send_private(rec, game, outcome.events)
+
+    async def _announce(self, rec: GameRecord, game: Game, events: list[Event], names: dict[str, str]) -> None:
+        """A short channel message from the game's UI hook ``announce`` (e.g. a ping for a player
+        who must act out of turn): editing the board never notifies anyone, a new message does.
+        The hook sees only public events and returns text with {p1} placeholders, or None."""
+        ui = ui_module(rec.kind)
+        hook = getattr(ui, "announce", None) if ui is not None else None
+        if hook is None or rec.status != "active" or game.is_over:
+            return
+        text = hook(rec, game, events)
+        if not text:
+            return
+        channel = self.bot.get_channel(rec.channel_id) or await self.bot.fetch_channel(rec.channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        await channel.send(fill_names(text, names)[:2000],
+                           allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
 
     async def show_new_lobby(self, rec: GameRecord) -> None:
         await self._put_board(rec, await self.lobby_message(rec))
@@ -203,6 +220,7 @@ class Presenter:
         if rec.status != "active":
             return
         settings = await self.bot.service.settings(rec.guild_id)
+        ui = ui_module(rec.kind)
         for seat in rec.seats:
             if seat.is_ai or seat.user_id is None:
                 continue
@@ -210,6 +228,9 @@ class Presenter:
             needs_prompt = bool(private_actions(game, seat.seat))
             if not own_events and not needs_prompt:
                 continue
+            if ui is not None and hasattr(ui, "private_prompt_due") and not ui.private_prompt_due(
+                    game, seat.seat, events):
+                continue  # the game's open prompt is updated in place; no new DM
             if settings["hidden_pick_mode"] == "ephemeral" or seat.private_route == "ephemeral":
                 continue  # they read it through the board's button
             await self._dm_prompt(rec, game, seat, own_events, settings)
@@ -232,6 +253,10 @@ class Presenter:
     def private_message(
         self, rec: GameRecord, game: Game, seat_id: str, own_events: list[Event], *, page: int
     ) -> dict[str, Any]:
+        ui = ui_module(rec.kind)
+        if ui is not None and hasattr(ui, "private_message"):  # a game-specific private prompt
+            custom: dict[str, Any] = ui.private_message(rec, game, seat_id, own_events, page=page)
+            return custom
         info = registry.get(rec.kind)
         names = {s.seat: s.display_name for s in rec.seats}
         text = render.render_text(rec.kind, game.view(seat_id), names)
@@ -240,7 +265,7 @@ class Presenter:
         if own_events:
             embed.add_field(name="For you", value="\n".join(fill_names(e.text, names) for e in own_events)[:1024],
                             inline=False)
-        choices = private_actions(game, seat_id)
+        choices = private_actions(game, seat_id, names)
         view = None
         if choices:
             embed.set_footer(text="Your choice stays secret until the rules reveal it.")
@@ -249,7 +274,8 @@ class Presenter:
 
     # -- the ephemeral picker for public actions ----------------------------------------
     def public_picker(self, rec: GameRecord, game: Game, seat_id: str, page: int) -> dict[str, Any]:
-        choices = [(a, game.describe_action(seat_id, a)) for a in game.legal_actions(seat_id)
+        names = {s.seat: s.display_name for s in rec.seats}
+        choices = [(a, fill_names(game.describe_action(seat_id, a), names)) for a in game.legal_actions(seat_id)
                    if not game.is_private_action(seat_id, a)]
         if not choices:
             return {"content": "You have no move to make right now.", "view": None}
@@ -258,19 +284,21 @@ class Presenter:
         return {"content": f"Choose your move ({len(choices)} legal).", "view": view}
 
 
-def private_actions(game: Game, seat_id: str) -> list[tuple[str, str]]:
+def private_actions(game: Game, seat_id: str, names: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """(action, label) of ``seat_id``'s private choices now; labels name players via ``names``."""
     if game.is_over or seat_id not in game.to_act():
         return []
-    return [(a, game.describe_action(seat_id, a)) for a in game.legal_actions(seat_id)
+    return [(a, fill_names(game.describe_action(seat_id, a), names or {})) for a in game.legal_actions(seat_id)
             if game.is_private_action(seat_id, a)]
 
 
-def build_menu(kind: str, game: Game, seat_id: str) -> menu.Node:
-    """The move menu of ``seat_id``'s public actions (games whose UI module has menu_path)."""
+def build_menu(kind: str, game: Game, seat_id: str, names: dict[str, str] | None = None) -> menu.Node:
+    """The move menu of ``seat_id``'s public actions (games whose UI module has menu_path).
+    Labels may name players as {p1} (like describe_action); ``names`` fills them."""
     ui = ui_module(kind)
     assert ui is not None
     public = [a for a in game.legal_actions(seat_id) if not game.is_private_action(seat_id, a)]
-    return menu.build(public, lambda a: ui.menu_path(game, seat_id, a))
+    return menu.build(public, lambda a: [fill_names(label, names or {}) for label in ui.menu_path(game, seat_id, a)])
 
 
 def _is_ai(rec: GameRecord, seat_id: str) -> bool:

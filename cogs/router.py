@@ -9,13 +9,14 @@ import discord
 from discord.ext import commands
 
 from cogs import components, errors, menu, routing
-from cogs.presenter import build_menu, private_actions
+from cogs.presenter import build_menu, fill_names, private_actions
 from cogs.ui import ui_module
 from engine import Event, registry
 from sessions import Actor, SessionError, StaleAction
 
 if TYPE_CHECKING:
     from bot import DragonTavern
+    from storage import GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -133,7 +134,7 @@ class Router(commands.Cog):
             raise SessionError("It is not your turn.")
         if route.int_arg(0, -1) != rec.version:
             raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
-        node = menu.find(build_menu(rec.kind, game, seat.seat), address)
+        node = menu.find(build_menu(rec.kind, game, seat.seat, _names(rec)), address)
         if node is None:
             raise StaleAction("That menu is out of date. Use the latest board.")
         return rec, game, seat, node
@@ -176,7 +177,7 @@ class Router(commands.Cog):
             return
         await interaction.response.defer()
         outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action, expected_version=rec.version)
-        label = game.describe_action(seat.seat, action)
+        label = fill_names(game.describe_action(seat.seat, action), _names(rec))
         await interaction.edit_original_response(content=f"✅ {label}", view=None)
         await self.bot.after_change(outcome)
 
@@ -219,7 +220,7 @@ class Router(commands.Cog):
         outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), action)
         rec, game = outcome.record, outcome.game
         seat = rec.seat_of_user(interaction.user.id)
-        label = game.describe_action(seat.seat, action) if game and seat else action
+        label = fill_names(game.describe_action(seat.seat, action), _names(rec)) if game and seat else action
         message: dict[str, Any] = {"content": f"✅ {label}", "embed": None, "view": None}
         in_dm = interaction.guild_id is None
         if game is not None and seat is not None and not in_dm and private_actions(game, seat.seat):
@@ -229,6 +230,11 @@ class Router(commands.Cog):
                                                                                         page=0)}
         await interaction.edit_original_response(**message)
         await self.bot.after_change(outcome)
+
+
+def _names(rec: GameRecord) -> dict[str, str]:
+    """Display names for the {p1} placeholders in action labels."""
+    return {s.seat: s.display_name for s in rec.seats}
 
 
 def route_notice(seats_dm: list[str], seats_ephemeral: list[str]) -> list[Event]:
