@@ -52,12 +52,14 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 # Interaction and component type numbers from the Discord API documentation.
 INTERACTION_APPLICATION_COMMAND = 2
 INTERACTION_MESSAGE_COMPONENT = 3
+INTERACTION_AUTOCOMPLETE = 4
 COMPONENT_BUTTON = 2
 COMPONENT_STRING_SELECT = 3
 CALLBACK_CHANNEL_MESSAGE = 4
 CALLBACK_DEFERRED_CHANNEL_MESSAGE = 5
 CALLBACK_DEFERRED_UPDATE_MESSAGE = 6
 CALLBACK_UPDATE_MESSAGE = 7
+CALLBACK_AUTOCOMPLETE_RESULT = 8
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 CHANNEL_GUILD_TEXT = 0
@@ -789,18 +791,10 @@ class FakeDiscord:
             built.append({"name": name, "type": option_type, "value": value})
         return built
 
-    async def slash(
-        self,
-        user: FakeUser,
-        channel: FakeChannel,
-        command: str,
-        options: Mapping[str, Any] | None = None,
-    ) -> FakeInteraction:
-        """Inject INTERACTION_CREATE for ``/command`` ("game new" = subcommand ``new`` of ``game``).
-
-        Option types come from the synced command when there is one, else from the Python
-        type of each value; a FakeUser value becomes a USER option with ``resolved`` data.
-        """
+    def _command_data(
+        self, channel: FakeChannel, command: str, options: Mapping[str, Any], focused: str | None = None
+    ) -> dict[str, Any]:
+        """The ``data`` of an APPLICATION_COMMAND(_AUTOCOMPLETE) interaction."""
         path = command.split()
         guild = self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
         spec, command_guild_id = self._find_command(path[0], guild.id if guild else None)
@@ -808,12 +802,12 @@ class FakeDiscord:
         node = spec
         for sub in path[1:]:
             node = next((o for o in (node or {}).get("options", []) if o.get("name") == sub), None)
-        leaf_options = self._build_options(node, options or {}, resolved, guild)
+        leaf_options = self._build_options(node, options, resolved, guild)
+        for option in leaf_options:
+            if option["name"] == focused:
+                option["focused"] = True
         # Nest subcommand groups / subcommands from the inside out.
         for depth in range(len(path) - 1, 0, -1):
-            parent = spec
-            for sub in path[1:depth]:
-                parent = next((o for o in (parent or {}).get("options", []) if o.get("name") == sub), None)
             kind = _OPTION_SUB_COMMAND if depth == len(path) - 1 else _OPTION_SUB_COMMAND_GROUP
             leaf_options = [{"name": path[depth], "type": kind, "options": leaf_options}]
         data: dict[str, Any] = {
@@ -826,7 +820,37 @@ class FakeDiscord:
             data["resolved"] = resolved
         if command_guild_id is not None:
             data["guild_id"] = str(command_guild_id)
+        return data
+
+    async def slash(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+    ) -> FakeInteraction:
+        """Inject INTERACTION_CREATE for ``/command`` ("game new" = subcommand ``new`` of ``game``).
+
+        Option types come from the synced command when there is one, else from the Python
+        type of each value; a FakeUser value becomes a USER option with ``resolved`` data.
+        """
+        data = self._command_data(channel, command, options or {})
         interaction = self._interaction_base(INTERACTION_APPLICATION_COMMAND, user, channel, data)
+        await self.dispatch("INTERACTION_CREATE", interaction.payload)
+        return interaction
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        options: Mapping[str, Any],
+        focused: str,
+    ) -> FakeInteraction:
+        """Inject an autocomplete request while ``focused`` is being typed (its partial value in
+        ``options``). The bot answers with callback type 8: ``callback.json["data"]["choices"]``."""
+        data = self._command_data(channel, command, options, focused=focused)
+        interaction = self._interaction_base(INTERACTION_AUTOCOMPLETE, user, channel, data)
         await self.dispatch("INTERACTION_CREATE", interaction.payload)
         return interaction
 
@@ -997,7 +1021,7 @@ class FakeDiscord:
         if isinstance(response, web.Response) and response.body is not None and response.status != 204:
             with contextlib.suppress(ValueError, TypeError):
                 record.response = json.loads(response.body)  # type: ignore[arg-type]
-        if response.status == 404 and record in self.requests and record.response == _NOT_FOUND:
+        if response.status == 404 and record.response == _NOT_FOUND:
             self.unhandled.append(record)
             log.warning("fake Discord has no route for %s %s", record.method, record.path)
         await self._notify()
@@ -1315,8 +1339,9 @@ class FakeDiscord:
         GET  /_fake/requests?since=N       the request log (files as name/size/sha256)
         GET  /_fake/messages?channel_id=C  stored messages (all when channel_id is absent)
         POST /_fake/guilds                 {"name", "channels": [names], "members": [names]}
-        POST /_fake/interactions           {"kind": "slash"|"button"|"select", "user_id",
-                                            "channel_id" (slash), "command", "options",
+        POST /_fake/interactions           {"kind": "slash"|"autocomplete"|"button"|"select",
+                                            "user_id", "channel_id" (slash, autocomplete),
+                                            "command", "options", "focused" (autocomplete),
                                             "message_id", "custom_id", "values"}
         GET  /_fake/interactions/{id}      callbacks, followups and original edits so far
         """
@@ -1366,6 +1391,14 @@ class FakeDiscord:
         if kind == "slash":
             interaction = await self.slash(
                 user, self.channels[int(spec["channel_id"])], spec["command"], spec.get("options")
+            )
+        elif kind == "autocomplete":
+            interaction = await self.autocomplete(
+                user,
+                self.channels[int(spec["channel_id"])],
+                spec["command"],
+                spec["options"],
+                spec["focused"],
             )
         elif kind == "button":
             interaction = await self.click(user, int(spec["message_id"]), spec["custom_id"])

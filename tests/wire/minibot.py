@@ -88,6 +88,13 @@ def make_bot(guild_id: int) -> commands.Bot:
     async def lobby(interaction: discord.Interaction, game: str, seats: int = 2) -> None:
         await interaction.response.send_message(f"Lobby for {game} ({seats} seats)", view=JoinView())
 
+    @lobby.autocomplete("game")
+    async def lobby_game(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        games = {"farkle": "Dragon Farkle", "ninesons": "The Nine Sons", "flagon": "The Dragon & Flagon"}
+        return [
+            app_commands.Choice(name=t, value=n) for n, t in games.items() if current.lower() in t.lower()
+        ]
+
     @bot.tree.command(description="DM me a select")
     async def plan(interaction: discord.Interaction) -> None:
         try:

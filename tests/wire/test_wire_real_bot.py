@@ -40,6 +40,11 @@ async def test_real_bot_game_new_posts_lobby_and_join_is_answered(fake: FakeDisc
         [sync] = fake.find_requests("PUT", f"/applications/{fake.application_id}/guilds/{guild.id}/commands")
         assert {"game", "play"} <= {c["name"] for c in sync.json}
 
+        # The game option autocompletes from the registry over the wire.
+        typing = await fake.autocomplete(alice, channel, "game new", {"game": kind[:4]}, focused="game")
+        choices = (await typing.wait_callback()).json["data"]["choices"]
+        assert kind in [c["value"] for c in choices]
+
         new = await fake.slash(alice, channel, "game new", {"game": kind})
         callback = await new.wait_callback()
         assert callback.json["type"] == CALLBACK_DEFERRED_CHANNEL_MESSAGE

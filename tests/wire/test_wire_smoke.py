@@ -15,6 +15,7 @@ import aiohttp
 from PIL import Image
 
 from tests.wire.fake_discord import (
+    CALLBACK_AUTOCOMPLETE_RESULT,
     CALLBACK_CHANNEL_MESSAGE,
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
     CALLBACK_DEFERRED_UPDATE_MESSAGE,
@@ -91,6 +92,12 @@ async def test_command_sync_and_slash_command_answered(fake: FakeDiscord) -> Non
         assert not callback.json["data"].get("flags", 0) & FLAG_EPHEMERAL
         assert callback.query == {"with_response": "1"}
         assert ix.original_message is not None and ix.original_message["content"] == "pong"
+
+        # Autocomplete: the focused option's partial text in, choices out (callback type 8).
+        ix = await fake.autocomplete(alice, channel, "lobby", {"game": "dragon"}, focused="game")
+        callback = await ix.wait_callback()
+        assert callback.json["type"] == CALLBACK_AUTOCOMPLETE_RESULT
+        assert [c["value"] for c in callback.json["data"]["choices"]] == ["farkle", "flagon"]
 
         # Typed options reach the command: "seats" arrives as an int.
         ix = await fake.slash(alice, channel, "lobby", {"game": "farkle", "seats": 4})
