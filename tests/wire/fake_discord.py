@@ -528,10 +528,16 @@ class FakeDiscord:
                 self._changed.notify_all()
 
     async def wait_until(self, predicate: Callable[[], bool], timeout: float = 5.0, what: str = "") -> None:
-        assert self._changed is not None, "FakeDiscord.start() first"
+        """Wait until ``predicate()`` holds: re-checked on every request or gateway message, and
+        every 50 ms too, since a predicate may look at the bot's own state."""
+        condition = self._changed
+        assert condition is not None, "FakeDiscord.start() first"
         try:
-            async with asyncio.timeout(timeout), self._changed:
-                await self._changed.wait_for(predicate)
+            async with asyncio.timeout(timeout):
+                while not predicate():
+                    async with condition:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(condition.wait(), 0.05)
         except TimeoutError:
             recent = "\n".join(
                 f"  {r.method} {r.path} -> {r.status} {json.dumps(r.response)[:200] if r.status >= 400 else ''}"

@@ -72,11 +72,15 @@ class PickView(discord.ui.View):
         )
 
 
-def make_bot(guild_id: int) -> commands.Bot:
+class MiniBot(commands.Bot):
+    late_errors: list[int]  # error codes the `late` command got back from Discord
+
+
+def make_bot(guild_id: int) -> MiniBot:
     """A fresh minimal bot; commands are synced to ``guild_id`` in setup_hook."""
     # guild_ready_timeout: discord.py waits this long after the last GUILD_CREATE before on_ready
     # (2 s by default); the fake sends them all at once, so a short wait keeps the tests quick.
-    bot = commands.Bot(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.1)
+    bot = MiniBot(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.1)
     guild = discord.Object(id=guild_id)
 
     @bot.tree.command(description="Answer with pong")
@@ -116,9 +120,9 @@ def make_bot(guild_id: int) -> commands.Bot:
         try:
             await interaction.response.send_message("finally")
         except discord.NotFound as exc:
-            bot.late_errors.append(exc.code)  # type: ignore[attr-defined]
+            bot.late_errors.append(exc.code)
 
-    bot.late_errors = []  # type: ignore[attr-defined]
+    bot.late_errors = []
 
     @bot.tree.command(description="Post the board picture")
     async def board(interaction: discord.Interaction) -> None:
