@@ -12,6 +12,7 @@ import io
 import math
 
 import aiohttp
+import discord
 from PIL import Image
 
 from tests.wire.fake_discord import (
@@ -62,6 +63,17 @@ async def test_login_ready_guild_create_and_heartbeats(fake: FakeDiscord) -> Non
         assert fake.heartbeat_acks_sent == fake.heartbeats_received
         assert math.isfinite(bot.latency) and bot.latency < 1.0
     assert fake.unhandled == []
+
+
+async def test_autosharded_client_finds_the_gateway_through_gateway_bot(fake: FakeDiscord) -> None:
+    # AutoShardedClient asks GET /gateway/bot for the URL and shard count before connecting.
+    guild = fake.create_guild("Tavern")
+    bot = discord.AutoShardedClient(intents=discord.Intents.default(), guild_ready_timeout=0.1)
+    async with running(bot, fake):
+        assert fake.find_requests("GET", "/gateway/bot")
+        assert bot.shard_count == 1 and bot.get_guild(guild.id) is not None
+    async with aiohttp.ClientSession() as session, session.get(f"{fake.api_base}/gateway") as response:
+        assert (await response.json()) == {"url": fake.gateway_url}
 
 
 async def test_command_sync_and_slash_command_answered(fake: FakeDiscord) -> None:
