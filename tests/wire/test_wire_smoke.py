@@ -13,6 +13,7 @@ import math
 
 import aiohttp
 import discord
+import pytest
 from PIL import Image
 
 from tests.wire.fake_discord import (
@@ -25,6 +26,7 @@ from tests.wire.fake_discord import (
     FakeDiscord,
 )
 from tests.wire.minibot import COUNT_ID, JOIN_ID, PICK_ID, make_bot, make_png, running
+from tests.wire.patch_client import point_discord_at, point_discord_from_env
 
 
 def seed(fake: FakeDiscord) -> tuple:
@@ -235,3 +237,12 @@ async def test_png_upload_received_intact(fake: FakeDiscord) -> None:
             assert image.format == "PNG" and image.size == (64, 48)
         # The attachment the fake returned can be downloaded again by the client.
         assert message["attachments"][0]["size"] == len(upload.files[0].data)
+
+
+def test_patch_client_refuses_anything_but_loopback() -> None:
+    before = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    for url in ("http://discord.com:80", "http://10.0.0.5:8080", "https://127.0.0.1:443", "http://127.0.0.1"):
+        with pytest.raises(ValueError):
+            point_discord_at(url)
+    assert point_discord_from_env({}) is None  # unset: the real Discord stays
+    assert before == (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
