@@ -29,7 +29,7 @@ _LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 def point_discord_at(base_url: str) -> None:
     """Send all REST and gateway traffic to the fake at ``base_url`` (``http://127.0.0.1:PORT``)."""
     url = yarl.URL(base_url)
-    if url.scheme != "http" or url.host not in _LOOPBACK_HOSTS or url.port is None:
+    if url.scheme != "http" or url.host not in _LOOPBACK_HOSTS or url.explicit_port is None:
         raise ValueError(f"{ENV_VAR} must be http://127.0.0.1:<port> (loopback only), got {base_url!r}")
     root = f"http://{url.host}:{url.port}" if url.host != "::1" else f"http://[::1]:{url.port}"
     discord.http.Route.BASE = f"{root}/api/v10"
