@@ -7,6 +7,7 @@ the deck order.
 from __future__ import annotations
 
 import io
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -15,6 +16,19 @@ from PIL import Image, ImageDraw, ImageFont
 COLOUR_LETTER = {"green": "G", "yellow": "Y", "red": "R"}
 ROWS = ("1", "2", "3")
 COLS = ("a", "b", "c", "d")
+
+
+_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
+
+
+def _who(names: dict[str, str] | None, pid: str) -> str:
+    """A player's display name (the bot passes seat -> name); the raw id without names."""
+    return (names or {}).get(pid, pid)
+
+
+def _fill(text: str, names: dict[str, str] | None) -> str:
+    """Engine texts name players as ``{p1}`` placeholders; show display names instead."""
+    return _PLACEHOLDER.sub(lambda m: _who(names, m.group(1)), text)
 
 
 def _seat(view: dict[str, Any], pid: str) -> str:
@@ -28,7 +42,7 @@ def _stack_text(view: dict[str, Any], stack: list) -> str:
 # -- text ------------------------------------------------------------------------------------------
 
 
-def render_text(view: dict[str, Any], *, fence: bool = True) -> str:
+def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fence: bool = True) -> str:
     """A compact board for a Discord code block (about 36 columns, fits a phone).
 
     Stacks read bottom -> top: ``B6A4`` is B's 6 with A's 4 on top (A moves it).
@@ -48,7 +62,7 @@ def render_text(view: dict[str, Any], *, fence: bool = True) -> str:
         gone = view["removed"][pid]
         extra = f" gone:{''.join(map(str, gone))}" if gone else ""
         turn = ">" if view.get("turn") == pid else " "
-        lines.append(f"{turn}{seat} {pid[:12]}: {pts:+d} pts {n} card{'s' if n != 1 else ''}")
+        lines.append(f"{turn}{seat} {_who(names, pid)[:12]}: {pts:+d} pts {n} card{'s' if n != 1 else ''}")
         lines.append(f"   hand {hand}{extra}")
     # grid: row label (3) + 4 cells of 7 chars ("*" mark + 6 for up to 3 dice), "|" between cards
     lines.append("   " + "".join(f" {c:<6}" + ("|" if c == "b" else "") for c in COLS).rstrip())
@@ -83,12 +97,12 @@ def render_text(view: dict[str, Any], *, fence: bool = True) -> str:
         for t in la.get("tames") or []:
             lines.append(f"  {_seat(view, t['tamer'])} tamed {t['card']} ({t['slot']})")
     if view.get("is_over"):
-        lines.append(view.get("result_text") or "Game over.")
+        lines.append(_fill(view.get("result_text") or "Game over.", names))
     elif view.get("pending"):
         pend = view["pending"]
         lines.append(f"{_seat(view, pend['player'])} chooses: " + ", ".join(pend["options"]))
     elif view.get("turn"):
-        lines.append(f"{_seat(view, view['turn'])} ({view['turn']}) to play")
+        lines.append(f"{_seat(view, view['turn'])} ({_who(names, view['turn'])}) to play")
     lines.append("Stacks bottom->top, * = last move")
     lines.append("Card points are reconstructions")
     text = "\n".join(lines)
@@ -155,7 +169,7 @@ def _die(img: Image.Image, x: int, y: int, seat: str, value: int | str, size: in
     img.paste(spr, (int(x), int(y)), spr)
 
 
-def render_image(view: dict[str, Any]) -> Image.Image:
+def render_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Image.Image:
     img = Image.new("RGB", (W, H), BG)
     d = ImageDraw.Draw(img)
     pl = view["players"]
@@ -176,7 +190,7 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         _die(img, x + 8, 16, seat, seat, 30)
         pts = view["points"][pid]
         n = view["cards_tamed"][pid]
-        d.text((x + 46, 14), f"{pid[:16]}", fill=INK, font=f_title)
+        d.text((x + 46, 14), f"{_who(names, pid)[:16]}", fill=INK, font=f_title)
         d.text(
             (x + 46, 35),
             f"{pts:+d} pts · {n} card{'s' if n != 1 else ''}" + ("  - to play" if active else ""),
@@ -282,11 +296,11 @@ def render_image(view: dict[str, Any]) -> Image.Image:
         )
     y += 24
     if view.get("is_over"):
-        msg = view.get("result_text") or "Game over"
+        msg = _fill(view.get("result_text") or "Game over", names)
     elif view.get("pending"):
-        msg = f"{view['pending']['player']} chooses: " + ", ".join(view["pending"]["options"])
+        msg = f"{_who(names, view['pending']['player'])} chooses: " + ", ".join(view["pending"]["options"])
     elif view.get("turn"):
-        msg = f"{_seat(view, view['turn'])} · {view['turn']} to play"
+        msg = f"{_seat(view, view['turn'])} · {_who(names, view['turn'])} to play"
     else:
         msg = ""
     d.text((14, y), msg[:90], fill=INK, font=f_title)
@@ -334,12 +348,12 @@ def _palette() -> Image.Image:
     return render_image(_swatch_view()).quantize(colors=160)
 
 
-def render_png(view: dict[str, Any]) -> bytes:
+def render_png(view: dict[str, Any], names: dict[str, str] | None = None) -> bytes:
     """PNG bytes of the board (640 x 602, palette image, about 16 KB).
 
     The RGB drawing is mapped onto a fixed 160-colour palette (no dithering), which makes the
     PNG a third of the size and several times faster to encode than RGB."""
-    img = render_image(view).quantize(palette=_palette(), dither=Image.Dither.NONE)
+    img = render_image(view, names).quantize(palette=_palette(), dither=Image.Dither.NONE)
     buf = io.BytesIO()
     img.save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
