@@ -23,11 +23,13 @@ COMPARE_DIE = ("hand_top", "dropped_die")
 FIRST_PLAYER = ("random", "first", "second")
 SEAT_LETTERS = "AB"
 
+# Why the game ended, for players. Player names are "{seat}" placeholders that the bot (and
+# render.ninesons) fill with display names; ``winner``/``loser`` are filled in here.
 REASON_TEXT = {
-    core.POINTS: "a player reached the winning score",
+    core.POINTS: "{winner} reached {win_points} points",
     core.CARDS: "only 4 cards are left on the board",
     core.REPETITION: "the same position appeared for the third time",
-    core.NO_ACTION: "a player could not act",
+    core.NO_ACTION: "{loser} could not act on their turn and loses",
 }
 
 
@@ -309,7 +311,8 @@ class NineSonsGame(Game):
 
     # -- people ------------------------------------------------------------------------------
     def _name(self, p: int) -> str:
-        return self.players[p]
+        # A placeholder, not the id: the bot shows display names (docs: engine events use {p1}).
+        return f"{{{self.players[p]}}}"
 
     def describe_action(self, player: str, action: str) -> str:
         a = _normalise(action)
@@ -326,22 +329,41 @@ class NineSonsGame(Game):
             name = self.cards[ci].name if ci >= 0 else "?"
             if len(parts) == 3 and parts[2] in CELL_INDEX:
                 stack = self.st.cells[CELL_INDEX[parts[2]]]
-                who = self.players[stack[-1] >> 3] if stack else "?"
+                # The seat letter shown on the board (A/B), not a player id: this label is
+                # also public (last action, the choice event) and ids mean nothing to people.
+                who = SEAT_LETTERS[stack[-1] >> 3] if stack else "?"
                 return f"Tame {name} (S{k + 1}) with {parts[2]}: {who} tames"
             return f"Tame {name} (S{k + 1}) now"
         return "Move " + "→".join(a.split("-"))
 
+    @property
+    def end_reason(self) -> str:
+        """Why the game ended as a code: points, cards, repetition, no_action ("" while running)."""
+        return self.st.reason
+
+    def _why(self) -> str:
+        st = self.st
+        why = REASON_TEXT.get(st.reason, st.reason)
+        winner = self._name(st.winner) if st.winner is not None and st.winner >= 0 else "?"
+        loser = self._name(st.winner ^ 1) if st.winner is not None and st.winner >= 0 else "?"
+        return why.replace("{winner}", winner).replace("{loser}", loser).replace(
+            "{win_points}", str(self.rules.win_points))
+
+    def _tally(self) -> str:
+        st = self.st
+        return ", ".join(
+            f"{self._name(p)} {st.score[p]} pts / {len(st.tamed[p])} card{'s' if len(st.tamed[p]) != 1 else ''}"
+            for p in (0, 1)
+        )
+
     def _result_text(self) -> str:
-        res = self.result
-        if res is None:
+        if not self.st.over:
             return ""
         st = self.st
-        pts = ", ".join(f"{self.players[p]} {st.score[p]} pts / {len(st.tamed[p])} cards" for p in (0, 1))
-        why = REASON_TEXT.get(st.reason, st.reason)
         if st.winner == -1:
-            return f"Game over ({why}): a draw. {pts}."
+            return f"Game over ({self._why()}): a draw. {self._tally()}."
         assert st.winner is not None
-        return f"Game over ({why}): {self.players[st.winner]} wins. {pts}."
+        return f"Game over ({self._why()}): {self._name(st.winner)} wins. {self._tally()}."
 
     def _card_view(self, ci: int) -> dict[str, Any]:
         c = self.cards[ci]
@@ -490,7 +512,15 @@ class NineSonsGame(Game):
         else:
             assert st.winner is not None
             ranking = [[pl[st.winner]], [pl[st.winner ^ 1]]]
-        return Result(scores=scores, ranking=ranking, reason=st.reason)
+        # A sentence for people (the bot shows it under the ranking): why it ended, and the
+        # cards each player tamed; the code is ``end_reason``.
+        tamed = "; ".join(
+            f"{self._name(p)} tamed " + (", ".join(self.cards[ci].name for ci in st.tamed[p]) or "no card")
+            for p in (0, 1)
+        )
+        why = self._why()
+        reason = f"{why[0].upper()}{why[1:]}{' (a draw)' if st.winner == -1 else ''}. {tamed}."
+        return Result(scores=scores, ranking=ranking, reason=reason)
 
     # -- helpers for the AI and tools ----------------------------------------------------------
     def copy(self) -> NineSonsGame:

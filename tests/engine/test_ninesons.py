@@ -107,7 +107,7 @@ def test_e5_make_the_opponent_tame_yazi(path, compare):
     else:
         assert stack(g, "b1") == ["A4"]  # A4 ended on S1, off the tamed card
     assert 3 in g.st.reserve[1] and 6 in g.st.reserve[1]
-    assert any(e.kind == "tame" and "bob tames YaZi" in e.text for e in events)
+    assert any(e.kind == "tame" and "{bob} tames YaZi" in e.text for e in events)
 
 
 def test_e6_suanni_unlocked_by_the_other_player():
@@ -149,7 +149,7 @@ def test_e9_two_three_stacks_contested_tamer():
     assert g.to_act() == [A]
     assert g.legal_actions(A) == ["tame:S6:c3", "tame:S6:d3"]
     assert g.view(None)["pending"]["options"] == ["tame:S6:c3", "tame:S6:d3"]
-    assert g.describe_action(A, "tame:S6:c3").endswith("bob tames")
+    assert g.describe_action(A, "tame:S6:c3").endswith("B tames")
     g.play(A, "tame:S6:d3")
     assert g.st.score == [1, 0]
     assert all(not c for c in g.st.cells)
@@ -181,7 +181,7 @@ def test_e10_game_ends_in_the_middle_of_a_double_tame():
     g.play(A, "b2-b1-c1")
     assert g.legal_actions(A) == ["tame:S1", "tame:S2"]
     events = g.play(A, "tame:S1")
-    assert g.is_over and g.result.reason == "cards" and g.result.winners == [A]
+    assert g.is_over and g.end_reason == "cards" and g.result.winners == [A]
     assert g.st.score == [1, 0] and stack(g, "c1") == ["B3", "B4", "A5"]
     assert g.cards[g.st.slots[1]].name == "ChiWen"
     assert events[-1].kind == "game_over"
@@ -197,7 +197,7 @@ E11 = {"a1": "A1 B1", "b1": "A2 B2", "c1": "A3 B3", "d1": "A4 B4", "a2": "A5 B5"
 
 def test_e11_unable_to_act_loses():
     g = pos(E11, reserves=[[], []])
-    assert g.is_over and g.result.reason == "no_action" and g.result.winners == [B]
+    assert g.is_over and g.end_reason == "no_action" and g.result.winners == [B]
     # the same reached through play: B buries A's last free die
     cells = dict(E11)
     cells["b2"] = "A6"
@@ -239,7 +239,7 @@ def test_e14_third_repetition_ends_the_game():
         for who, act in cycle:
             assert not g.is_over
             g.play(who, act)
-    assert g.is_over and g.result.reason == "repetition"
+    assert g.is_over and g.end_reason == "repetition"
     assert g.result.ranking == [[A, B]]  # full tie: a draw
     assert len(g.log) == 9
 
@@ -295,7 +295,11 @@ def test_same_owner_green_double_stack_needs_no_choice():
 def test_game_ends_at_win_points():
     g = pos({"c1": "B1 B2", "c2": "A6"}, slots={"S2": "PuLao"}, deck=["BiAn"], scores=[5, 0])
     g.play(A, "c2-c1")
-    assert g.is_over and g.result.reason == "points" and g.result.winners == [A]
+    assert g.is_over and g.end_reason == "points" and g.result.winners == [A]
+    # The reason is a sentence for people: why it ended and what each player tamed, with
+    # {player} placeholders the bot fills with display names.
+    assert g.result.reason == "{alice} reached 7 points. {alice} tamed PuLao; {bob} tamed no card."
+    assert g.view(None)["result_text"].startswith("Game over ({alice} reached 7 points): {alice} wins.")
 
 
 def test_tie_break_on_number_of_cards():
@@ -307,7 +311,7 @@ def test_tie_break_on_number_of_cards():
     h = pos({"a1": "B1 B2", "a2": "A6"}, slots=E10_SLOTS, scores=[0, 1])
     h.st.tamed = [[], [h._index["BiAn"]]]
     h.play(A, "a2-a1")  # A tames QiuNiu: 1 point each, 1 card each -> draw
-    assert h.is_over and h.result.reason == "cards" and h.result.ranking == [[A, B]]
+    assert h.is_over and h.end_reason == "cards" and h.result.ranking == [[A, B]]
 
 
 def test_illegal_actions_are_refused_with_reasons():
