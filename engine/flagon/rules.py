@@ -452,6 +452,8 @@ class Rules:
 
     # ------------------------------------------------------------------ one activation
     def perform(self, cid: str) -> None:
+        """One activation up to the facing change: expiries, Riposte end, Cannon Barrage, the
+        reveal, cancelling and the card itself. :meth:`finish` does the rest."""
         s = self.s
         c = self.ch(cid)
         T = s["marker"]
