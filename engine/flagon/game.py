@@ -32,6 +32,9 @@ SPECIAL_LABELS = {
     ("from", "familiar"): "cast from the Familiar",
 }  # fmt: skip
 PRIVATE_VERBS = ("plan", "daze", "vision")
+# Printed spaces of the time track, for display only (the engine's track is unbounded).
+# PROPOSAL (spec 2.2: [UNKNOWN] P:40).
+TRACK_SPACES = 40
 MAX_STEPS = 200  # a safety net; the Town Guard ends every game by space 30
 
 
@@ -580,6 +583,8 @@ class FlagonGame(Game):
             if s["phase"] == "setup"
             else None,
             "removed_reputation": s["removed_rep"],
+            "card_names": {k: c.name for k, c in cards.items()},
+            "track_spaces": TRACK_SPACES,
             "result": s["result"],
             "late_night": late,
         }

@@ -210,4 +210,5 @@ def test_view_has_what_a_renderer_needs():
     assert {"marker", "stacks", "status_tokens", "game_end"} <= set(v["time"])
     assert all(t["guard"] is None for t in v["time"]["game_end"])  # face down
     assert "me" not in v
+    assert v["card_names"]["yank_rug"] == "Yank Rug" and v["track_spaces"] >= 30
     json.dumps(g.view("p1"))
