@@ -212,3 +212,28 @@ def test_view_has_what_a_renderer_needs():
     assert "me" not in v
     assert v["card_names"]["yank_rug"] == "Yank Rug" and v["track_spaces"] >= 30
     json.dumps(g.view("p1"))
+
+
+def test_team_scores_and_tie_break_by_the_single_lowest_token():
+    g = position(
+        {
+            "goodheart": ("p1", "a1", "S"),
+            "nari": ("p2", "c1", "S"),
+            "tuuli": ("p3", "e1", "S"),
+            "asma": ("p4", "g1", "S"),
+        },
+        players=["p1", "p2", "p3", "p4"],
+        team=True,
+        marker=22,
+    )
+    # team A = p1 + p3, team B = p2 + p4; both total 40
+    for cid, r, tok, seq in [
+        ("goodheart", 25, 24, 9),
+        ("tuuli", 15, 25, 10),
+        ("nari", 20, 24, 8),
+        ("asma", 20, 26, 11),
+    ]:
+        g.s["chars"][cid].update(rep=r, token=tok, seq=seq)
+    g._finish("Town Guard")
+    assert g.result.ranking == [["p2", "p4"], ["p1", "p3"]]  # Nari is lowest in the stack on 24
+    assert g.result.scores == {"p1": 40.0, "p2": 40.0, "p3": 40.0, "p4": 40.0}
