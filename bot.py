@@ -180,6 +180,11 @@ def main() -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if os.environ.get("DT_FAKE_DISCORD_URL"):
+        # Test harness only (tests/wire): talk to a loopback fake Discord instead of the real one.
+        from tests.wire.patch_client import point_discord_from_env
+
+        point_discord_from_env()
     bot = create_bot(database_path=settings.database_path, dev_guild_id=settings.dev_guild_id)
     try:
         bot.run(settings.token, log_handler=None)
