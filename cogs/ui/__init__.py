@@ -6,6 +6,11 @@ A module may define:
   tree (see cogs.menu); the board then shows the first level as buttons.
 - ``board_rows(rec, game, seat, version) -> list[discord.ui.Item]``: extra board components
   (for example dice toggles), shown before the menu.
+- ``private_message(rec, game, seat, own_events, page=...) -> dict``: the private prompt
+  (``embed`` / ``view`` / optional ``content``) instead of the generic select of private
+  actions; used for the DM and for the board's "Show my hand / plan" button alike.
+- ``private_prompt_due(game, seat, events) -> bool``: False when the seat's open prompt is
+  still current (the game edits it in place), so no new DM is sent for this outcome.
 - ``HANDLERS: dict[str, handler]``: extra custom_id verbs; a handler is
   ``async def handler(bot, interaction, route) -> None``.
 
