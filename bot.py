@@ -3,6 +3,7 @@ Dragon & Flagon. Run ``python bot.py`` (settings from the environment or a .env 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -169,6 +170,11 @@ def create_bot(*, database_path: str | Path = DEFAULT_DATABASE, dev_guild_id: in
     return DragonTavern(Path(database_path), dev_guild_id)
 
 
+async def _check_database(path: Path) -> None:
+    db = await Database.open(path)
+    await db.close()
+
+
 def main() -> int:
     try:
         from dotenv import find_dotenv, load_dotenv
@@ -185,6 +191,12 @@ def main() -> int:
         from tests.wire.patch_client import point_discord_from_env
 
         point_discord_from_env()
+    try:
+        # Check the database before connecting: a corrupt or too-new file is refused at once.
+        asyncio.run(_check_database(settings.database_path))
+    except StorageError as exc:
+        print(f"dragon-tavern: {exc}", file=sys.stderr)
+        return 2
     bot = create_bot(database_path=settings.database_path, dev_guild_id=settings.dev_guild_id)
     try:
         bot.run(settings.token, log_handler=None)

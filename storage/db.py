@@ -7,6 +7,7 @@ save leaves the game exactly as it was.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -36,6 +37,10 @@ class VersionConflict(StorageError):
 
 class GameNotFound(StorageError):
     pass
+
+
+class DatabaseUnavailable(StorageError):
+    """SQLite could not write now (locked by another process, disk full, I/O error)."""
 
 
 @dataclass
@@ -128,7 +133,9 @@ class Database:
 
     # -- opening --------------------------------------------------------------------------
     @classmethod
-    async def open(cls, path: str | Path, *, clock: Callable[[], float] = time.time) -> Database:
+    async def open(
+        cls, path: str | Path, *, clock: Callable[[], float] = time.time, busy_timeout_ms: int = 5000
+    ) -> Database:
         path = Path(path)
         _refuse_foreign_file(path)
         try:
@@ -140,7 +147,7 @@ class Database:
         try:
             await db._check_readable()
             await db._run("PRAGMA foreign_keys = ON")
-            await db._run("PRAGMA busy_timeout = 5000")
+            await db._run(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             await db._run("PRAGMA journal_mode = WAL")
             await db._run("PRAGMA synchronous = NORMAL")
             await db._migrate()
@@ -403,13 +410,20 @@ class Database:
 
     # -- internals ----
     async def _run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        cursor = await self._conn.executemany(sql, rows)
+        try:
+            cursor = await self._conn.executemany(sql, rows)
+        except sqlite3.OperationalError as exc:
+            raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
         await cursor.close()
 
     async def _run(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
         """Execute one statement and close its cursor (an open cursor blocks COMMIT).
-        Returns (rowcount, lastrowid)."""
-        cursor = await self._conn.execute(sql, params)
+        Returns (rowcount, lastrowid). Operational failures (locked, disk full) become
+        DatabaseUnavailable, which the bot explains to the user."""
+        try:
+            cursor = await self._conn.execute(sql, params)
+        except sqlite3.OperationalError as exc:
+            raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
         try:
             return cursor.rowcount, cursor.lastrowid
         finally:
@@ -451,9 +465,14 @@ class _Transaction:
                 await self._db._run("COMMIT")
                 return
             except BaseException:
-                await self._db._run("ROLLBACK")
+                await self._rollback()
                 raise
-        await self._db._run("ROLLBACK")
+        await self._rollback()
+
+    async def _rollback(self) -> None:
+        # SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
+        with contextlib.suppress(StorageError, sqlite3.Error):
+            await self._db._run("ROLLBACK")
 
 
 def _refuse_foreign_file(path: Path) -> None:

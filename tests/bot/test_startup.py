@@ -51,3 +51,12 @@ def test_defaults():
     assert settings.dev_guild_id is None and settings.log_level == "INFO"
     with pytest.raises(ConfigError):
         load_settings({})
+
+
+def test_a_corrupt_database_is_refused_at_start_with_a_clear_message(tmp_path):
+    db = tmp_path / "games.sqlite3"
+    db.write_bytes(b"garbage" * 1000)
+    done = run_bot(tmp_path, DISCORD_TOKEN="x", DATABASE_PATH=str(db))
+    assert done.returncode == 2
+    assert "is not a SQLite database" in done.stderr and "Traceback" not in done.stderr
+    assert db.read_bytes() == b"garbage" * 1000
