@@ -1,0 +1,235 @@
+"""Discord UI for The Dragon & Flagon (see cogs/ui/__init__.py for the hooks).
+
+* Public choices (character, start square, every question while a card resolves) go through the
+  platform's move menu: :func:`menu_path` gives short labels, grouping long square lists (a
+  Familiar can land on any of 121 squares) by column so each level fits the board or a select.
+* Secret planning: :func:`private_message` builds ONE prompt per owner holding, for each of
+  their characters that must plan now, a select of the cards that may be planned and the slots
+  filled so far. Choosing a card plans it at once and the same message is edited into the next
+  state, so a DM is sent once per planning phase (:func:`private_prompt_due`), not per card.
+  The board's "🔒 Show my hand / plan" button opens the same prompt ephemerally.
+* Late Night: the prompt never names a placed card, not even to its owner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs import routing
+from cogs.components import Layout
+from cogs.router import actor_of
+from engine import Event, Game
+from engine.flagon.cards import CHARACTER_NAMES, load_cards
+from engine.flagon.game import SLOT_NAMES, VERB_LABELS
+from render import flagon as flagon_render
+from sessions import SessionError
+from storage import GameRecord
+
+if TYPE_CHECKING:
+    from bot import DragonTavern
+
+# A question with more options than this is grouped by board column (11 columns at most).
+MAX_FLAT = 15
+PLANNING_EVENTS = frozenset({"plan", "planned"})
+_SHORT_VERB = {"to": "Go to", "target": "Target", "dir": "Direction", "face": "Face", "slide": "Slide to",
+               "time": "Riposte time", "item": "Take", "barrel": "Barrel on", "from": "Cast from",
+               "at": "Place on", "turn": "Turn", "preface": "Face first"}  # fmt: skip
+
+
+def _cname(cid: str) -> str:
+    return CHARACTER_NAMES.get(cid, cid)
+
+
+def _arg_label(arg: str) -> str:
+    cards = load_cards()
+    if arg in cards:
+        return cards[arg].name
+    if arg in CHARACTER_NAMES:
+        return CHARACTER_NAMES[arg]
+    return arg
+
+
+def _is_square(arg: str) -> bool:
+    return len(arg) >= 2 and arg[0].isalpha() and arg[0].islower() and arg[1:].isdigit()
+
+
+# -- public choices: the move menu ----------------------------------------------------------------
+
+
+def menu_path(game: Game, seat: str, action: str) -> list[str]:
+    verb, _, rest = action.partition(":")
+    if verb == "char":
+        return ["🎭 Choose a character", _cname(rest)]
+    if verb == "start":
+        return [f"📍 Place {_placing(game)}", rest]
+    _, _, arg = rest.partition(":")
+    label = f"{_SHORT_VERB.get(verb, VERB_LABELS.get(verb, verb).capitalize())} {_arg_label(arg)}"
+    count = sum(1 for a in game.legal_actions(seat) if not game.is_private_action(seat, a))
+    if count <= MAX_FLAT:
+        return [label]  # few options: one board button each
+    if _is_square(arg):  # many squares: a button per column, then a select of its squares
+        return [f"{_SHORT_VERB.get(verb, verb)} — column {arg[0]}", arg]
+    return [f"{_SHORT_VERB.get(verb, verb)} — other", label]
+
+
+def _placing(game: Game) -> str:
+    """The character being placed now (the engine keeps the placement queue in its state)."""
+    state = getattr(game, "s", {})
+    queue = state.get("queue") or []
+    if queue and queue[0][0] == "place":
+        return _cname(queue[0][1])
+    return "a character"
+
+
+# -- secret planning: the private prompt ----------------------------------------------------------
+
+
+def private_prompt_due(game: Game, seat: str, events: list[Event]) -> bool:
+    """A new DM is due unless this outcome only recorded plans within the same planning phase:
+    then the owner's open prompt is still current (it was edited in place when they chose)."""
+    return not events or any(e.kind not in PLANNING_EVENTS for e in events)
+
+
+def _own_lines(view: dict[str, Any], own_events: list[Event], names: dict[str, str]) -> list[str]:
+    late = bool(view.get("late_night"))
+    lines = []
+    for e in own_events:
+        if late and e.kind in ("plan", "daze_card"):
+            continue  # Late Night: the owner may not look at a placed card
+        lines.append(flagon_render._fill(e.text, names))
+    return lines
+
+
+def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
+    """One select per character of ``seat`` that must plan now (cards that may be planned now),
+    then a select for a private question (Daze card, Vision) if one is pending."""
+    cards = load_cards()
+    by_char: dict[str, list[str]] = {}
+    private = [a for a in game.legal_actions(seat) if game.is_private_action(seat, a)]
+    for action in private:
+        parts = action.split(":")
+        if parts[0] == "plan":
+            by_char.setdefault(parts[1], []).append(action)
+    items: list[discord.ui.Item] = []
+    view = game.view(seat)
+    mine = view.get("me", {}).get("characters", {})
+    for row, (cid, actions) in enumerate(sorted(by_char.items())[:4]):
+        slot = int(actions[0].split(":")[2])
+        filled = len(mine.get(cid, {}).get("slots", []))
+        need = _still_needed(view, cid)
+        options = []
+        for action in actions[:25]:
+            card = cards[action.split(":")[3]]
+            options.append(discord.SelectOption(label=card.name[:100], value=action,
+                                                description=card.text[:100] or None))
+        placeholder = f"{_cname(cid)} — slot {SLOT_NAMES[slot - 1]}: choose a card"
+        if need > 1:
+            placeholder += f" ({need} to place)"
+        items.append(discord.ui.Select(placeholder=placeholder[:150], options=options, row=row,
+                                       custom_id=routing.make(rec.id, "x", "plan", f"{cid}.{filled}")))
+    question = [a for a in private if not a.startswith("plan:")]
+    if question:
+        verb = question[0].split(":", 1)[0]
+        about = _cname(question[0].split(":")[1])
+        title = {"daze": f"{about} is Dazed: a card goes into the next slot now",
+                 "vision": f"{about}'s Vision becomes…"}.get(verb, "Your secret choice…")
+        options = [discord.SelectOption(label=_arg_label(a.split(":")[2])[:100], value=a) for a in question[:25]]
+        items.append(discord.ui.Select(placeholder=title[:150], options=options, row=min(4, len(items)),
+                                       custom_id=routing.make(rec.id, "x", "plan", "q")))
+    return items
+
+
+def _still_needed(view: dict[str, Any], cid: str) -> int:
+    """How many cards ``cid`` still has to place (counted from the public view's flags)."""
+    char = next((c for c in view["characters"] if c["id"] == cid), None)
+    if char is None or not char["planning"]:
+        return 0
+    statuses = {s["card"] for s in char["statuses"]}
+    want = 3 if "chug" in statuses else 1 if "eyes_of_gaia" in statuses else 2
+    return max(1, want - char["slots_filled"])
+
+
+def _slot_text(view: dict[str, Any], cid: str) -> str:
+    mine = view.get("me", {}).get("characters", {}).get(cid, {})
+    slots = mine.get("slots", [])
+    if not slots:
+        return "no card placed"
+    return " · ".join(f"{SLOT_NAMES[i]} {'🂠 face down' if k == '?' else _arg_label(k)}" for i, k in enumerate(slots))
+
+
+def private_message(rec: GameRecord, game: Game, seat: str, own_events: list[Event], *, page: int = 0,
+                    note: str | None = None) -> dict[str, Any]:
+    names = {s.seat: s.display_name for s in rec.seats}
+    view = game.view(seat)
+    embed = discord.Embed(title=f"🔒 The Dragon & Flagon — game #{rec.id} (only you see this)",
+                          description=flagon_render.render_text(view, names), colour=discord.Colour.blurple())
+    for cid in view.get("me", {}).get("characters", {}):
+        char = next((c for c in view["characters"] if c["id"] == cid), None)
+        state = " — ✍️ plan now" if char and char["planning"] else ""
+        embed.add_field(name=f"{_cname(cid)}{state}", value=_slot_text(view, cid)[:1024], inline=False)
+    lines = _own_lines(view, own_events, names)
+    if lines:
+        embed.add_field(name="For you", value="\n".join(lines)[:1024], inline=False)
+    rows = plan_rows(rec, game, seat) if not game.is_over else []
+    # Always a (possibly empty) layout: an empty one clears old selects when the message is
+    # edited, and send_message refuses view=None. Routed by custom_id, never stored.
+    layout = Layout()
+    for item in rows:
+        layout.add_item(item)
+    if rows:
+        footer = "Each choice is final and stays secret until the card is revealed."
+        if view.get("late_night"):
+            footer += " Late Night: once placed, a card is face down even to you."
+        embed.set_footer(text=footer)
+    else:
+        embed.set_footer(text="Nothing to plan right now: the board shows who is still planning.")
+    return {"content": note, "embed": embed, "view": layout}
+
+
+# -- handlers -------------------------------------------------------------------------------------
+
+
+async def _on_plan(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+    """A card chosen in the private prompt (DM or ephemeral): plan it, then edit the same
+    message into what is left to plan (or a confirmation when a new phase sends a new DM)."""
+    values = (interaction.data or {}).get("values") or []
+    if not values:
+        raise SessionError("Pick one card.")
+    action = str(values[0])
+    key = route.arg(1)  # "<cid>.<filled>" (a card for that character) or "q" (a private question)
+    await interaction.response.defer()
+    rec, game = await bot.service.load(route.game_id)
+    seat = rec.seat_of_user(interaction.user.id)
+    if seat is None or game is None:
+        raise SessionError("You are not playing in this game.")
+    if key != "q":  # a stale prompt (a slot filled since) must not plan into another slot
+        cid, _, filled = key.partition(".")
+        me = game.view(seat.seat).get("me", {}).get("characters", {}).get(cid)
+        if me is None or str(len(me["slots"])) != filled or not action.startswith(f"plan:{cid}:"):
+            raise SessionError("That planning prompt is out of date; use the latest one.")
+    outcome = await bot.service.apply(route.game_id, actor_of(interaction), action)
+    rec, new_game = outcome.record, outcome.game
+    assert new_game is not None
+    late = bool(new_game.view(None).get("late_night"))
+    verb = action.split(":")
+    if verb[0] == "plan":
+        card = "a card, face down," if late else f"**{_arg_label(verb[3])}**"
+        note = f"✅ {_cname(verb[1])}: {card} in slot {SLOT_NAMES[int(verb[2]) - 1]}."
+    else:
+        note = "✅ Done." if late else f"✅ {_cname(verb[1])}: {_arg_label(verb[2])}."
+    in_dm = interaction.guild_id is None
+    if in_dm and private_prompt_due(new_game, seat.seat, outcome.events):
+        # The phase moved on: a fresh DM carries the next prompt; this one just confirms.
+        await interaction.edit_original_response(content=note + " All your cards for this step are placed.",
+                                                 embed=None, view=None)
+    else:
+        own = [e for e in outcome.events if e.to == seat.seat]
+        await interaction.edit_original_response(**private_message(rec, new_game, seat.seat, own, note=note))
+    await bot.after_change(outcome)
+
+
+Handler = Callable[["DragonTavern", discord.Interaction, routing.Route], Awaitable[None]]
+HANDLERS: dict[str, Handler] = {"plan": _on_plan}

@@ -1,0 +1,210 @@
+"""The Dragon & Flagon through the real discord.py client against simcord's in-memory Discord.
+
+Seat layouts follow the engine: 2-4 players control two characters each, 5-8 players one each.
+So "a 4-character game" is two humans with two characters each, and "humans with one character
+each" needs 5+ seats (two humans + three easy AI seats = 5 characters).
+
+The driver below reads the game from the bot's database only to decide *what* a human would
+click; every action goes through Discord: board buttons, private menu selects, DM selects and
+the ephemeral "Show my hand / plan" path.
+"""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot import create_bot
+from engine.flagon.cards import load_cards
+from tests.bot.helpers import button_labels, public_channel_text, texts_of
+
+PLAN_BUTTON = "🔒 Show my hand / plan"
+
+
+@pytest.fixture
+def world(simcord_env):
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("tavern")
+    members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob")}
+    return simcord_env, guild, channel, members
+
+
+def _components(message) -> list[dict]:
+    out = []
+    for row in message.components:
+        row = row.to_dict() if hasattr(row, "to_dict") else row
+        out += row.get("components", [])
+    return out
+
+
+def _selects(message) -> list[dict]:
+    return [c for c in _components(message) if c.get("type") == 3]
+
+
+def board_of(channel) -> discord.Message:
+    """The one board message (the channel may hold other bot messages)."""
+    for message in reversed(channel.history()):
+        if message.embeds and "game #" in (message.embeds[0].title or ""):
+            return message
+    raise AssertionError("no board message")
+
+
+async def open_game(env, channel, m, *, options: str = "", ai: int = 0, closed_dm: str | None = None) -> int:
+    result = await m["alice"].slash(channel, "game new", game="flagon", options=options)
+    assert result.ephemeral and "Lobby #" in result.response.content
+    lobby = channel.last_message
+    await m["bob"].click(lobby, label="Join")
+    gid = int(lobby.embeds[0].title.split("#")[1])
+    for _ in range(ai):
+        await m["alice"].select(channel.last_message, ["easy"], custom_id=f"dt:{gid}:ai")
+    if closed_dm is not None:
+        dm = m[closed_dm].user.dm_channel
+        env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007,
+                         message="Cannot send messages to this user", times=None)
+    await m["alice"].click(channel.last_message, label="Start")
+    return gid
+
+
+async def load(env, gid: int):
+    return await env.bot.service.load(gid)
+
+
+def _first_plan(message) -> tuple[str, str]:
+    """(custom_id, value) of the first option of the first select in a private prompt."""
+    select = _selects(message)[0]
+    return select["custom_id"], select["options"][0]["value"]
+
+
+async def plan_one(env, channel, member, gid: int, *, ephemeral: bool, prefer: dict[str, str] | None = None):
+    """Plan one card (or answer a private question) through the member's private prompt."""
+    if ephemeral:
+        result = await member.click(board_of(channel), label=PLAN_BUTTON)
+        assert result.ephemeral, "the Plan button answers privately"
+        prompt = result.response
+    else:
+        prompt = member.user.dm_channel.last_message
+    assert _selects(prompt), f"no select in the private prompt: {texts_of(prompt)[:300]}"
+    custom_id, value = _first_plan(prompt)
+    for select in _selects(prompt):
+        for option in select["options"]:
+            card = option["value"].split(":")[-1]
+            if prefer and prefer.get(option["value"].split(":")[1]) == card:
+                custom_id, value = select["custom_id"], option["value"]
+    if ephemeral:
+        return await member.select(prompt, [value], custom_id=custom_id), value
+    return await member.user.select(prompt, [value], custom_id=custom_id), value
+
+
+async def public_step(channel, member) -> None:
+    """Answer a public question from the board: the first menu button, then the first option of
+    each private select until an action is played."""
+    board = board_of(channel)
+    labels = [label for label in button_labels(board) if label != PLAN_BUTTON]
+    assert labels, f"no public control on the board: {texts_of(board)[:400]}"
+    result = await member.click(board, label=labels[0])
+    guard = 0
+    while result.response is not None and result.ephemeral and _selects(result.response) and guard < 5:
+        guard += 1
+        select = _selects(result.response)[0]
+        result = await member.select(result.response, [select["options"][0]["value"]],
+                                     custom_id=select["custom_id"])
+
+
+async def drive(env, channel, m, gid: int, *, ephemeral: frozenset[str] = frozenset(),
+                until=None, limit: int = 600) -> None:
+    """Play every human seat through Discord until the game ends (or ``until(game)`` holds)."""
+    by_user = {member.id: name for name, member in m.items()}
+    for _ in range(limit):
+        rec, game = await load(env, gid)
+        if game is None or game.is_over or rec.status != "active" or (until and until(game)):
+            return
+        seat = next(s for s in rec.seats if not s.is_ai and s.seat in game.to_act())
+        name = by_user[seat.user_id]
+        if any(game.is_private_action(seat.seat, a) for a in game.legal_actions(seat.seat)):
+            await plan_one(env, channel, m[name], gid, ephemeral=name in ephemeral)
+        else:
+            await public_step(channel, m[name])
+    raise AssertionError("the game did not finish")
+
+
+async def test_four_characters_two_humans_play_to_the_end_by_dm_and_buttons(world):
+    env, guild, channel, m = world
+    gid = await open_game(env, channel, m)
+    board = board_of(channel)
+    text = texts_of(board)
+    assert "Private prompts by DM: alice, bob" in text
+    assert board.attachments and board.attachments[0].filename == "board.png"
+    # Character choice: a menu button opening a select; a taken character disappears.
+    result = await m["alice"].click(board, label="🎭 Choose a character")
+    options = [o["label"] for o in _selects(result.response)[0]["options"]]
+    assert len(options) == 9 and "Nari" in options
+    await m["alice"].select(result.response, [str(options.index("Nari"))],
+                            custom_id=_selects(result.response)[0]["custom_id"])
+    assert "alice takes Nari." in texts_of(board_of(channel))
+    result = await m["bob"].click(board_of(channel), label="🎭 Choose a character")
+    assert "Nari" not in [o["label"] for o in _selects(result.response)[0]["options"]]
+    await drive(env, channel, m, gid, until=lambda g: g.s["phase"] == "plan")
+    # Planning: one DM per owner, one select per character, each from that character's deck.
+    prompt = m["alice"].user.dm_channel.last_message
+    selects = _selects(prompt)
+    assert len(selects) == 2, "alice controls two characters: one select each"
+    decks = [{o["value"].split(":")[3] for o in s["options"]} for s in selects]
+    assert "backstab" in set().union(*decks) and decks[0] != decks[1]
+    assert "Planning in secret: alice" in texts_of(board_of(channel))
+    dms_before = len(m["alice"].user.dm_channel.history())
+    await plan_one(env, channel, m["alice"], gid, ephemeral=False)
+    # The same DM is edited into the next state; no new DM per card.
+    assert len(m["alice"].user.dm_channel.history()) == dms_before
+    assert "✅" in m["alice"].user.dm_channel.last_message.content
+    await drive(env, channel, m, gid)
+    rec, game = await load(env, gid)
+    assert game.is_over and rec.status == "finished"
+    final = texts_of(board_of(channel))
+    assert "GAME OVER" in final and "Result" in final
+    assert "reveals" in public_channel_text(channel) or "Time step" in public_channel_text(channel)
+
+
+async def test_closed_dms_plan_through_the_board_button_and_plans_stay_secret(world):
+    env, guild, channel, m = world
+    gid = await open_game(env, channel, m, ai=3, closed_dm="bob")  # 5 seats: one character each
+    assert "DMs closed for bob" in texts_of(board_of(channel))
+    await drive(env, channel, m, gid, ephemeral=frozenset({"bob"}), until=lambda g: g.s["phase"] == "plan")
+    rec, game = await load(env, gid)
+    cards = load_cards()
+    # Bob plans through the ephemeral prompt; alice by DM. Nobody has revealed anything yet.
+    result, bob_action = await plan_one(env, channel, m["bob"], gid, ephemeral=True)
+    assert result.response.flags.ephemeral and _selects(result.response), "bob's prompt: his next card"
+    _, alice_action = await plan_one(env, channel, m["alice"], gid, ephemeral=False)
+    secret = {cards[a.split(":")[3]].name for a in (bob_action, alice_action)}
+    rec, game = await load(env, gid)
+    for char in game.s["chars"].values():  # the AI seats' hidden plans too
+        secret |= {cards[k].name for k in char["slots"]}
+    public = public_channel_text(channel)
+    board = board_of(channel)
+    public += "\n" + "\n".join(a.description or "" for a in board.attachments)
+    leaked = [name for name in secret if name in public]
+    assert not leaked, f"planned cards named in public before any reveal: {leaked}"
+    assert "has planned a card for" in public
+    await drive(env, channel, m, gid, ephemeral=frozenset({"bob"}))
+    rec, game = await load(env, gid)
+    assert game.is_over
+
+
+async def test_restart_mid_planning_keeps_submitted_plans(world, db_path):
+    env, guild, channel, m = world
+    gid = await open_game(env, channel, m)
+    await drive(env, channel, m, gid, until=lambda g: g.s["phase"] == "plan")
+    await plan_one(env, channel, m["alice"], gid, ephemeral=False)
+    rec, game = await load(env, gid)
+    planned = {cid: list(c["slots"]) for cid, c in game.s["chars"].items()}
+    assert sum(map(len, planned.values())) == 1
+    await env.restart_bot(create_bot(database_path=db_path))
+    rec, game = await load(env, gid)
+    assert {cid: list(c["slots"]) for cid, c in game.s["chars"].items()} == planned
+    # The DM prompts sent before the restart still work, for alice and for bob.
+    await plan_one(env, channel, m["bob"], gid, ephemeral=False)
+    await plan_one(env, channel, m["alice"], gid, ephemeral=False)
+    rec, game = await load(env, gid)
+    assert sum(len(c["slots"]) for c in game.s["chars"].values()) == 3
+    await drive(env, channel, m, gid, until=lambda g: g.s["marker"] > 1)
+    assert "reveals" in public_channel_text(channel)
