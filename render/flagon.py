@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import re
+import textwrap
 from functools import lru_cache
 from typing import Any
 
@@ -19,6 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
 
 TEXT_LIMIT = 1800
+WRAP = 44  # characters per prose line in the text board
 SLOT_NAMES = ("I", "II", "III")
 # One letter per character, unique (Thras/Teo/Tuuli and Montero/Margalo share initials).
 LETTER = {"thras": "T", "jack": "J", "tuuli": "U", "margalo": "G", "teo": "O",
@@ -245,8 +247,9 @@ def _private_lines(view: dict[str, Any]) -> list[str]:
         slots = " ".join(f"{SLOT_NAMES[i]}:{_card(k) if k != '?' else '?'}" for i, k in enumerate(mine["slots"]))
         lines.append(f" {_cname(cid)}: {slots or 'no card planned'}")
         if view.get("late_night") and mine["slots"]:
-            lines.append("  (Late Night: your placed cards stay face down, even to you)")
-        lines.append("  deck: " + ", ".join(_card(k) for k in mine["deck"]))
+            lines.append("  (Late Night: placed cards stay face down)")
+        lines += textwrap.wrap("deck: " + ", ".join(_card(k) for k in mine["deck"]), WRAP,
+                               initial_indent="  ", subsequent_indent="    ")
     return lines
 
 
@@ -275,12 +278,12 @@ def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fe
     stacks = " ".join(f"{sp}:{''.join(LETTER.get(c, '?') for c in cs)}"
                       for sp, cs in sorted(track["stacks"].items(), key=lambda kv: int(kv[0])))
     if stacks:
-        lines.append(f"Track (bottom→top) {stacks}")
+        lines += textwrap.wrap(f"Track (bottom→top) {stacks}", WRAP, subsequent_indent="  ")
     ends = " ".join(f"{t['space']}{'G' if t['guard'] else '-' if t['revealed'] else '?'}" for t in track["game_end"])
     lines.append(f"Game End {ends}")
-    lines += _score_lines(view, names)
-    lines += _phase_lines(view, names)
-    lines += _final_lines(view, names)
+    # Prose lines are wrapped to a phone's code-block width; the grid above is 36 wide.
+    for line in _score_lines(view, names) + _phase_lines(view, names) + _final_lines(view, names):
+        lines += textwrap.wrap(line, WRAP, subsequent_indent="  ") or [""]
     if view.get("planning"):
         lines.append("* = still planning")
     private = _private_lines(view)

@@ -1,0 +1,110 @@
+"""Dragon & Flagon renderers: what the text board says, what it never says, and a sane PNG."""
+
+from __future__ import annotations
+
+import copy
+import io
+
+from PIL import Image
+
+from engine.flagon import FlagonGame, new_game
+from engine.flagon.ai import choose_action
+from engine.flagon.cards import load_cards
+from render.flagon import TEXT_LIMIT, render_png, render_text, tie_break_text
+
+NAMES = {"p1": "alice", "p2": "bob", "p3": "carol", "p4": "dave"}
+
+
+def played(players: int = 2, actions: int = 60, seed: int = 5, **options) -> FlagonGame:
+    g = new_game([f"p{i + 1}" for i in range(players)], seed=seed, **options)
+    for i in range(actions):
+        if g.is_over:
+            break
+        who = g.to_act()[0]
+        g.play(who, choose_action(g, who, "easy", i))
+    return g
+
+
+def in_planning(**options) -> FlagonGame:
+    """A 2-player game right after p1 planned one card for each character (p2 has not)."""
+    g = new_game(["p1", "p2"], seed=3, **options)
+    while g.s["phase"] == "setup":
+        who = g.to_act()[0]
+        g.play(who, g.legal_actions(who)[0])
+    for cid in g.chars_of("p1"):
+        g.play("p1", next(a for a in g.legal_actions("p1") if a.startswith(f"plan:{cid}:")))
+    return g
+
+
+def test_text_board_shows_grid_characters_track_and_who_is_planning():
+    g = in_planning()
+    text = render_text(g.view(None), NAMES)
+    assert text.startswith("```\n") and text.endswith("\n```") and len(text) <= TEXT_LIMIT
+    lines = text.splitlines()
+    assert lines[2].startswith("   a b c d e f g h i j k")
+    assert any(line.startswith(" 1 ") for line in lines) and any(line.startswith("11 ") for line in lines)
+    for c in g.view(None)["characters"]:
+        assert c["name"][:13] in text
+    assert "Track (bottom→top) 1:" in text and "Game End 21? 22? 23? 24?" in text
+    assert "Planning in secret: alice (" in text and "bob (" in text
+    assert max(len(line) for line in lines) <= 60  # readable in a phone's code block
+
+
+def test_public_text_and_png_do_not_change_with_hidden_plans():
+    g = in_planning()
+    other = copy.deepcopy(g.s)
+    for c in other["chars"].values():  # swap every hidden card for another one
+        c["slots"] = ["move2" if k != "move2" else "dash" for k in c["slots"]]
+    g2 = FlagonGame(other)
+    assert render_text(g.view(None), NAMES) == render_text(g2.view(None), NAMES)
+    assert render_png(g.view(None), NAMES) == render_png(g2.view(None), NAMES)
+    cards = load_cards()
+    public = render_text(g.view(None), NAMES)
+    for c in g.s["chars"].values():
+        for k in c["slots"]:
+            assert cards[k].name not in public
+
+
+def test_private_text_shows_own_plans_and_late_night_hides_them():
+    g = in_planning()
+    cards = load_cards()
+    mine = render_text(g.view("p1"), NAMES)
+    planned = [cards[c["slots"][0]].name for c in g.s["chars"].values() if c["owner"] == "p1"]
+    assert "Your characters (only you see this):" in mine
+    assert all(f"I:{name}" in mine for name in planned)
+    late = in_planning(late_night=True)
+    hidden = render_text(late.view("p1"), NAMES)
+    assert "I:?" in hidden and "Late Night" in hidden
+
+
+def test_final_text_has_scoreboard_and_tie_break_explanation():
+    g = played(actions=5000)
+    assert g.is_over
+    view = g.view(None)
+    text = render_text(view, NAMES)
+    assert "GAME OVER — " in text and "1. " in text and "2. " in text
+    # Force a tie on reputation: the result must then explain the tie-break.
+    tied = copy.deepcopy(view)
+    score = max(tied["scores"].values())
+    tied["scores"] = {p: score for p in tied["scores"]}
+    winner = tied["result"]["ranking"][0][0]
+    explanation = tie_break_text(tied, NAMES)
+    assert explanation is not None and f"Tie on {score} reputation" in explanation
+    assert NAMES[winner] in explanation
+    assert tie_break_text(view, NAMES) is None or len(set(view["scores"].values())) == 1
+
+
+def test_png_decodes_at_phone_friendly_size():
+    for players, options in ((2, {}), (4, {"cookies": "with"}), (8, {"layout": "cellar"})):
+        g = played(players=players, actions=120, **options)
+        png = render_png(g.view(None), NAMES)
+        image = Image.open(io.BytesIO(png))
+        assert image.format == "PNG" and 600 <= image.width <= 800 and image.height < 1100
+        assert len(png) < 400_000
+
+
+def test_text_stays_under_the_limit_in_crowded_games():
+    for seed in range(3):
+        g = played(players=8, actions=300, seed=seed, team=True, cookies="with", extended=True)
+        for who in (None, "p1"):
+            assert len(render_text(g.view(who), NAMES)) <= TEXT_LIMIT
