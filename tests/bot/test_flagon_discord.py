@@ -208,3 +208,29 @@ async def test_restart_mid_planning_keeps_submitted_plans(world, db_path):
     assert sum(len(c["slots"]) for c in game.s["chars"].values()) == 3
     await drive(env, channel, m, gid, until=lambda g: g.s["marker"] > 1)
     assert "reveals" in public_channel_text(channel)
+
+
+async def test_options_late_night_text_only_board_and_planning_timeout(world):
+    env, guild, channel, m = world
+    admin_role = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    admin = guild.add_member(env.create_user("admin"), roles=[admin_role])
+    await admin.slash(channel, "config set", setting="images", value="off")
+    gid = await open_game(env, channel, m, options="extended=on late_night=on")
+    board = board_of(channel)
+    assert not board.attachments, "images are off in this guild: text only"
+    description = board.embeds[0].description
+    assert description.startswith("```") and "extended, late night" in description
+    assert "Game End 27? 28? 29? 30?" in description  # the extended game's Game End spaces
+    await drive(env, channel, m, gid, until=lambda g: g.s["phase"] == "plan")
+    cards = load_cards()
+    _, action = await plan_one(env, channel, m["alice"], gid, ephemeral=False)
+    card = cards[action.split(":")[3]].name
+    prompt = m["alice"].user.dm_channel.last_message
+    assert "face down" in prompt.content and "🂠 face down" in texts_of(prompt)
+    assert card not in prompt.content and f"I:{card}" not in texts_of(prompt)
+    # Nobody plans any more: at the timeout the AFK policy plans for both and the step runs.
+    await env.advance_time(601)
+    logged = await env.bot.service.db.actions(gid)
+    by_timeout = {row.seat for row in logged if row.source == "timeout" and row.action.startswith("plan:")}
+    assert by_timeout == {"p1", "p2"}, "the AFK policy planned the missing cards of both seats"
+    assert "reveals" in public_channel_text(channel)  # and the first time step was played
