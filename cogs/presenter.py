@@ -132,6 +132,13 @@ class Presenter:
                 extra=extra,
                 menu=menu_root,
             )
+        elif game.is_over:  # optional UI hook: controls on the final board (e.g. the action log)
+            ui = ui_module(rec.kind)
+            final = ui.final_rows(rec, game) if ui is not None and hasattr(ui, "final_rows") else []
+            if final:
+                view = components.Layout()
+                for item in final:
+                    view.add_item(item)
         return {"content": None, "embed": embed, "view": view, "attachments": files}
 
     async def show(self, outcome: Outcome) -> None:

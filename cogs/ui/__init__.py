@@ -11,6 +11,8 @@ A module may define:
   actions; used for the DM and for the board's "Show my hand / plan" button alike.
 - ``private_prompt_due(game, seat, events) -> bool``: False when the seat's open prompt is
   still current (the game edits it in place), so no new DM is sent for this outcome.
+- ``final_rows(rec, game) -> list[discord.ui.Item]``: components on the board of a finished
+  game (for example an action-log button).
 - ``HANDLERS: dict[str, handler]``: extra custom_id verbs; a handler is
   ``async def handler(bot, interaction, route) -> None``.
 
