@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -231,5 +233,50 @@ async def _on_plan(bot: DragonTavern, interaction: discord.Interaction, route: r
     await bot.after_change(outcome)
 
 
+# -- the end: the action log as a file -----------------------------------------------------------
+
+
+def final_rows(rec: GameRecord, game: Game) -> list[discord.ui.Item]:
+    return [discord.ui.Button(label="📜 Action log", style=discord.ButtonStyle.secondary, row=0,
+                              custom_id=routing.make(rec.id, "x", "log"))]
+
+
+def action_log_text(rec: GameRecord, logged: list[Any]) -> str:
+    """The game replayed from its seed and stored actions: each action in notation with its
+    label, followed by the public events it caused. Only offered once the game is over, when
+    no plan is secret any more."""
+    from engine import registry
+
+    info = registry.get(rec.kind)
+    names = {s.seat: s.display_name for s in rec.seats}
+    players = sorted((s.seat for s in rec.seats), key=lambda p: int(p[1:]))
+    game = info.new_game(players, rec.seed, **rec.options)
+    lines = [f"The Dragon & Flagon — game #{rec.id}", f"Seed {rec.seed}; options {rec.options or 'default'}",
+             "Players: " + ", ".join(f"{names.get(p, p)} ({p})" for p in players), ""]
+    for row in logged:
+        if row.source == "system":
+            lines.append(f"[{row.seq}] {names.get(row.seat, row.seat)}: {row.action} (system)")
+            continue
+        label = flagon_render._fill(game.describe_action(row.seat, row.action), names)
+        by = "" if row.source == "player" else f" [{row.source}]"
+        lines.append(f"[{row.seq}] {names.get(row.seat, row.seat)}{by}: {label}  `{row.action}`")
+        for event in game.play(row.seat, row.action):
+            if event.to is None:
+                lines.append(f"      {flagon_render._fill(event.text, names)}")
+    return "\n".join(lines) + "\n"
+
+
+async def _on_log(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    rec = await bot.service.db.load_game(route.game_id)
+    if rec.status != "finished":
+        raise SessionError("The action log is available once the game is over.")
+    logged = await bot.service.db.actions(rec.id)
+    text = await asyncio.to_thread(action_log_text, rec, logged)
+    file = discord.File(io.BytesIO(text.encode()), filename=f"flagon-game-{rec.id}.txt")
+    await interaction.followup.send(f"📜 Action log of game #{rec.id} ({len(logged)} actions).", file=file,
+                                    ephemeral=True)
+
+
 Handler = Callable[["DragonTavern", discord.Interaction, routing.Route], Awaitable[None]]
-HANDLERS: dict[str, Handler] = {"plan": _on_plan}
+HANDLERS: dict[str, Handler] = {"plan": _on_plan, "log": _on_log}

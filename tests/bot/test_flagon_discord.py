@@ -161,6 +161,13 @@ async def test_four_characters_two_humans_play_to_the_end_by_dm_and_buttons(worl
     assert game.is_over and rec.status == "finished"
     final = texts_of(board_of(channel))
     assert "GAME OVER" in final and "Result" in final
+    # The action log, as a file, privately, to anyone who asks.
+    result = await m["bob"].click(board_of(channel), label="📜 Action log")
+    message = result.followups[0] if result.followups else result.response
+    assert message.flags.ephemeral and message.attachments[0].filename == f"flagon-game-{gid}.txt"
+    log_text = (await message.attachments[0].read()).decode()
+    assert "alice: Play Nari  `char:nari`" in log_text and "reveals" in log_text
+    assert len(log_text.splitlines()) > len(await env.bot.service.db.actions(gid))
     assert "reveals" in public_channel_text(channel) or "Time step" in public_channel_text(channel)
 
 
