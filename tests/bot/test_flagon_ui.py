@@ -1,0 +1,75 @@
+"""The Dragon & Flagon UI module without Discord: menu shapes and the private prompt's controls."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from cogs import menu
+from cogs.ui import flagon as ui
+from engine import Event
+from engine.flagon import FlagonGame, new_game
+from engine.flagon.ai import choose_action
+
+
+def until(predicate, seed: int = 0, limit: int = 400) -> FlagonGame:
+    """A seeded easy-AI game played until ``predicate(game)`` holds."""
+    g = new_game(["p1", "p2"], seed=seed)
+    for i in range(limit):
+        if predicate(g):
+            return g
+        who = g.to_act()[0]
+        g.play(who, choose_action(g, who, "easy", i))
+    raise AssertionError("position not reached")
+
+
+def record(game_id: int = 7) -> SimpleNamespace:
+    seats = [SimpleNamespace(seat="p1", display_name="alice"), SimpleNamespace(seat="p2", display_name="bob")]
+    return SimpleNamespace(id=game_id, seats=seats)
+
+
+def public_menu(g: FlagonGame) -> menu.Node:
+    seat = g.to_act()[0]
+    actions = [a for a in g.legal_actions(seat) if not g.is_private_action(seat, a)]
+    return menu.build(actions, lambda a: ui.menu_path(g, seat, a))
+
+
+def test_long_square_lists_are_grouped_by_column_within_discord_limits():
+    g = until(lambda g: bool(g.s["pending"]) and g.s["pending"]["verb"] == "at" and len(g.s["pending"]["options"]) > 15)
+    root = public_menu(g)
+    assert 1 < len(root.children) <= 11  # one board button per column (20 fit on the board)
+    assert all(len(node.children) <= 25 for node in root.children)  # one select page each
+    assert all(node.label.startswith("Place on — column ") for node in root.children)
+    leaves = [leaf.action for node in root.children for leaf in node.children]
+    assert sorted(leaves) == sorted(g.s["pending"]["options"])
+
+
+def test_setup_and_small_questions_are_short_board_buttons():
+    g = new_game(["p1", "p2"], seed=1)
+    root = public_menu(g)
+    assert [c.label for c in root.children] == ["🎭 Choose a character"]
+    assert len(root.children[0].children) == 9
+    g = until(lambda g: bool(g.s["pending"]) and g.s["pending"]["verb"] == "face")
+    labels = [c.label for c in public_menu(g).children]
+    assert labels == ["Face E", "Face N", "Face S", "Face W"]
+
+
+def test_planning_prompt_has_one_select_per_character_from_its_own_deck():
+    g = until(lambda g: g.s["phase"] == "plan")
+    rows = ui.plan_rows(record(), g, "p1")
+    chars = sorted(g.chars_of("p1"))
+    assert [r.custom_id for r in rows] == [f"dt:7:x:plan:{cid}.0" for cid in chars]
+    for row, cid in zip(rows, chars, strict=True):
+        values = [o.value for o in row.options]
+        assert values and all(v.startswith(f"plan:{cid}:1:") for v in values)
+        assert "(2 to place)" in row.placeholder
+    assert {o.value.split(":")[3] for o in rows[0].options} != {o.value.split(":")[3] for o in rows[1].options}
+
+
+def test_daze_arrives_as_a_private_select_and_needs_a_new_dm():
+    g = until(lambda g: bool(g.s["pending"]) and g.s["pending"]["verb"] == "daze")
+    seat = g.s["pending"]["player"]
+    rows = ui.plan_rows(record(), g, seat)
+    assert len(rows) == 1 and rows[0].custom_id == "dt:7:x:plan:q" and "Dazed" in rows[0].placeholder
+    assert {o.value for o in rows[0].options} == set(g.legal_actions(seat))
+    assert ui.private_prompt_due(g, seat, [Event("reveal", "x"), Event("daze", "y")])
+    assert not ui.private_prompt_due(g, seat, [Event("plan", "x", to=seat), Event("planned", "y")])
