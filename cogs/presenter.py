@@ -145,7 +145,11 @@ class Presenter:
         """Announce a saved outcome: update the board, then send private prompts."""
         rec = outcome.record
         names = outcome.names
-        lines = [fill_names(e.text, names) for e in public_events(outcome.events)]
+        ui = ui_module(rec.kind)
+        if ui is not None and hasattr(ui, "event_lines"):  # the game condenses its public lines
+            lines = [fill_names(t, names) for t in ui.event_lines(public_events(outcome.events))]
+        else:
+            lines = [fill_names(e.text, names) for e in public_events(outcome.events)]
         if lines:
             self._recent.setdefault(rec.id, []).extend(lines)
             del self._recent[rec.id][:-RECENT_EVENTS]

@@ -13,6 +13,8 @@ A module may define:
   still current (the game edits it in place), so no new DM is sent for this outcome.
 - ``final_rows(rec, game) -> list[discord.ui.Item]``: components on the board of a finished
   game (for example an action-log button).
+- ``event_lines(events) -> list[str]``: the board's "Recent" lines for an outcome's public
+  events (e.g. one line per resolved card instead of one per event); {p1} placeholders allowed.
 - ``HANDLERS: dict[str, handler]``: extra custom_id verbs; a handler is
   ``async def handler(bot, interaction, route) -> None``.
 
