@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -231,6 +232,63 @@ async def _on_plan(bot: DragonTavern, interaction: discord.Interaction, route: r
         own = [e for e in outcome.events if e.to == seat.seat]
         await interaction.edit_original_response(**private_message(rec, new_game, seat.seat, own, note=note))
     await bot.after_change(outcome)
+
+
+# -- the board's "Recent" lines ------------------------------------------------------------------
+
+_REVEAL = re.compile(r"^(?P<who>.+) reveals (?P<card>.+?)\.?$")
+_TOKEN = re.compile(r"^(?P<who>.+?) faces (?P<facing>\w+); time token moves (?P<cost>\d+) to space (?P<space>\d+)\.?$")
+
+
+def event_lines(events: list[Event]) -> list[str]:
+    """One line per revealed card ("{p1}'s Nari — Backstab: Sir Goodheart gives 5 reputation
+    to Nari · faces E, +2 time → 7"), and one line per run of "has planned a card" events, so
+    the board's six "Recent" lines cover a whole time step rather than its last card."""
+    lines: list[str] = []
+    group: list[str] | None = None  # the card being resolved: head, then its effects
+    planned: dict[str, list[str]] = {}
+
+    def flush_planned() -> None:
+        for who, chars in planned.items():
+            count = f"{len(chars)} cards" if len(chars) > 1 else "a card"
+            lines.append(f"{who} planned {count} ({', '.join(dict.fromkeys(chars))}).")
+        planned.clear()
+
+    def flush_group() -> None:
+        nonlocal group
+        if group:
+            head, *effects = group
+            lines.append(head + (": " + "; ".join(effects) if effects else ""))
+        group = None
+
+    for e in events:
+        text = e.text.rstrip()
+        if e.kind == "planned":
+            flush_group()
+            who, _, rest = text.partition(" has planned a card for ")
+            planned.setdefault(who, []).append(rest.rstrip("."))
+            continue
+        flush_planned()
+        reveal = _REVEAL.match(text) if e.kind == "reveal" else None
+        if reveal:
+            flush_group()
+            group = [f"{reveal['who']} — {reveal['card']}"]
+            continue
+        token = _TOKEN.match(text) if e.kind == "token" else None
+        if token:
+            if group is None:  # the card was revealed in an earlier outcome (a question between)
+                group = [f"↳ {token['who']}"]
+            group[-1] += f" · faces {token['facing']}, +{token['cost']} time → {token['space']}"
+            flush_group()
+            continue
+        if group is not None and e.kind not in ("order", "start", "end", "guard", "game_end_token"):
+            group.append(text.rstrip("."))
+            continue
+        flush_group()
+        lines.append(text)
+    flush_group()
+    flush_planned()
+    return lines
 
 
 # -- the end: the action log as a file -----------------------------------------------------------

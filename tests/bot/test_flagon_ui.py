@@ -73,3 +73,27 @@ def test_daze_arrives_as_a_private_select_and_needs_a_new_dm():
     assert {o.value for o in rows[0].options} == set(g.legal_actions(seat))
     assert ui.private_prompt_due(g, seat, [Event("reveal", "x"), Event("daze", "y")])
     assert not ui.private_prompt_due(g, seat, [Event("plan", "x", to=seat), Event("planned", "y")])
+
+
+def test_recent_lines_fold_a_card_and_runs_of_plans_into_one_line_each():
+    events = [
+        Event("planned", "{p1} has planned a card for Nari."),
+        Event("planned", "{p1} has planned a card for Nari."),
+        Event("planned", "{p2} has planned a card for Thras."),
+        Event("order", "Time step 3: Nari, Thras act, in this order."),
+        Event("reveal", "{p1}'s Nari reveals Backstab."),
+        Event("rep", "Sir Goodheart gives 5 reputation to Nari."),
+        Event("token", "Nari faces E; time token moves 2 to space 5."),
+        Event("reveal", "{p2}'s Thras reveals Move."),
+        Event("move", "Thras moves to c4."),
+    ]
+    assert ui.event_lines(events) == [
+        "{p1} planned 2 cards (Nari).",
+        "{p2} planned a card (Thras).",
+        "Time step 3: Nari, Thras act, in this order.",
+        "{p1}'s Nari — Backstab: Sir Goodheart gives 5 reputation to Nari · faces E, +2 time → 5",
+        "{p2}'s Thras — Move: Thras moves to c4",
+    ]
+    # The facing question was answered in a later outcome: the line still names the character.
+    assert ui.event_lines([Event("token", "Thras faces S; time token moves 2 to space 5.")]) == [
+        "↳ Thras · faces S, +2 time → 5"]
