@@ -234,6 +234,31 @@ async def _on_plan(bot: DragonTavern, interaction: discord.Interaction, route: r
     await bot.after_change(outcome)
 
 
+# -- pings: editing the board notifies nobody ------------------------------------------------------
+
+
+def announce(rec: GameRecord, game: Game, events: list[Event]) -> str | None:
+    """Ping a human once per card when the rules start asking them something while it
+    resolves (their own card was just revealed, or their character is knocked into a wall and
+    they choose the slide). Later questions of the same card follow on the board silently."""
+    pending = game.view(None).get("pending")
+    if not pending:
+        return None
+    seat = next((s for s in rec.seats if s.seat == pending["player"]), None)
+    if seat is None or seat.is_ai or seat.user_id is None:
+        return None
+    if pending["verb"] != "slide" and not any(e.kind == "reveal" for e in events):
+        return None
+    acting = _cname(pending["acting"])
+    if pending["verb"] in ("daze", "vision"):
+        where = "your DM (or the board's 🔒 button)"
+    else:
+        where = "the board's buttons"
+    label = {"slide": f"{_cname(pending['char'])} slides along the wall"}.get(
+        pending["verb"], VERB_LABELS.get(pending["verb"], pending["verb"]))
+    return f"<@{seat.user_id}> {acting}: your choice — {label}. Answer with {where}."
+
+
 # -- the board's "Recent" lines ------------------------------------------------------------------
 
 _REVEAL = re.compile(r"^(?P<who>.+) reveals (?P<card>.+?)\.?$")
