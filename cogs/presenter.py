@@ -68,6 +68,9 @@ class Presenter:
         embed.add_field(name=f"Seats ({len(rec.seats)}/{cls.MAX_PLAYERS})", value=seats, inline=False)
         if rec.options:
             embed.add_field(name="Options", value=", ".join(f"`{k}={_show(v)}`" for k, v in rec.options.items()))
+        ui = ui_module(rec.kind)  # optional UI hook: game-specific lobby lines (e.g. teams)
+        for name, value in (ui.lobby_fields(rec) if ui is not None and hasattr(ui, "lobby_fields") else []):
+            embed.add_field(name=name, value=value[:1024], inline=False)
         embed.set_footer(text=f"/game rules {rec.kind} for the rules")
         view = components.lobby_components(rec, info.ai_levels, settings["ai_seats"])
         return {"content": None, "embed": embed, "view": view, "attachments": []}

@@ -15,6 +15,8 @@ A module may define:
   game (for example an action-log button).
 - ``event_lines(events) -> list[str]``: the board's "Recent" lines for an outcome's public
   events (e.g. one line per resolved card instead of one per event); {p1} placeholders allowed.
+- ``lobby_fields(rec) -> list[tuple[str, str]]``: extra (name, value) fields on the lobby
+  message (for example the teams the seats would form).
 - ``HANDLERS: dict[str, handler]``: extra custom_id verbs; a handler is
   ``async def handler(bot, interaction, route) -> None``.
 
