@@ -234,6 +234,35 @@ async def _on_plan(bot: DragonTavern, interaction: discord.Interaction, route: r
     await bot.after_change(outcome)
 
 
+# -- the lobby ------------------------------------------------------------------------------------
+
+
+def lobby_fields(rec: GameRecord) -> list[tuple[str, str]]:
+    """Characters per player and, in the team game, the teams the current seats would form
+    (asked from the engine itself, so the lobby can never disagree with the rules)."""
+    from engine.flagon import new_game
+
+    seats = [s.seat for s in rec.seats]
+    names = {s.seat: s.display_name for s in rec.seats}
+    if len(seats) < 2:
+        return [("Characters", "2–4 players: two characters each; 5–8 players: one each.")]
+    try:
+        game = new_game(seats, seed=0, **rec.options)
+    except ValueError as exc:
+        return [("Characters", f"⚠️ {exc}")]
+    quota: dict[str, int] = game.s["quota"]
+    total = sum(quota.values())
+    per = sorted(set(quota.values()))
+    each = f"{per[0]} each" if len(per) == 1 else ", ".join(f"{names[p]} {n}" for p, n in quota.items())
+    fields = [("Characters", f"{total} characters: {each}. Choose them after Start (taken ones disappear).")]
+    teams: dict[str, str] | None = game.s["teams"]
+    if teams:
+        for team in "AB":
+            members = ", ".join(f"{names[p]} ({quota[p]})" for p in seats if teams[p] == team)
+            fields.append((f"Team {team}", members))
+    return fields
+
+
 # -- pings: editing the board notifies nobody ------------------------------------------------------
 
 

@@ -179,6 +179,15 @@ async def test_four_characters_two_humans_play_to_the_end_by_dm_and_buttons(worl
 
 async def test_closed_dms_plan_through_the_board_button_and_plans_stay_secret(world):
     env, guild, channel, m = world
+    result = await m["alice"].slash(channel, "game new", game="flagon", options="team=on")
+    lobby = channel.last_message
+    await m["bob"].click(lobby, label="Join")
+    await m["alice"].select(channel.last_message, ["easy"], custom_id="dt:1:ai")
+    assert "The team game needs 4-8 players" in texts_of(channel.last_message)
+    await m["alice"].select(channel.last_message, ["easy"], custom_id="dt:1:ai")
+    lobby_text = texts_of(channel.last_message)
+    assert "Team A alice (2), AI 1 (easy) (2)" in lobby_text and "Team B bob (2), AI 2 (easy) (2)" in lobby_text
+    await m["alice"].click(channel.last_message, label="Cancel")
     gid = await open_game(env, channel, m, ai=3, closed_dm="bob")  # 5 seats: one character each
     assert "DMs closed for bob" in texts_of(board_of(channel))
     await drive(env, channel, m, gid, ephemeral=frozenset({"bob"}), until=lambda g: g.s["phase"] == "plan")
