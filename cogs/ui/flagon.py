@@ -198,7 +198,8 @@ def private_message(rec: GameRecord, game: Game, seat: str, own_events: list[Eve
 async def _on_plan(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     """A card chosen in the private prompt (DM or ephemeral): plan it, then edit the same
     message into what is left to plan (or a confirmation when a new phase sends a new DM)."""
-    values = (interaction.data or {}).get("values") or []
+    data: dict[str, Any] = dict(interaction.data or {})  # a TypedDict union; read it as a dict
+    values = data.get("values") or []
     if not values:
         raise SessionError("Pick one card.")
     action = str(values[0])
