@@ -207,6 +207,12 @@ async def test_closed_dms_plan_through_the_board_button_and_plans_stay_secret(wo
     leaked = [name for name in secret if name in public]
     assert not leaked, f"planned cards named in public before any reveal: {leaked}"
     assert re.search(r"(alice|bob) planned (a card|\d cards) \(", public), "who planned shows, not what"
+    # Bob places his second card; the button then says there is nothing left for him to plan.
+    await plan_one(env, channel, m["bob"], gid, ephemeral=True)
+    result = await m["bob"].click(board_of(channel), label=PLAN_BUTTON)
+    assert result.ephemeral and not _selects(result.response)
+    assert "Nothing to plan right now" in texts_of(result.response)
+    assert "Planning in secret: alice" in texts_of(board_of(channel))
     await drive(env, channel, m, gid, ephemeral=frozenset({"bob"}))
     rec, game = await load(env, gid)
     assert game.is_over
