@@ -1,13 +1,19 @@
 """The real Dragon Tavern bot (bot.create_bot) over the wire against the loopback fake.
 
-One smoke path: ``/game new`` posts a lobby message with buttons, and a Join click from
-another member is acknowledged and shows up on the lobby. The lobby needs no game logic, so
+Two smoke paths: in-process, ``/game new`` posts a lobby message with buttons and a Join
+click from another member is acknowledged and shows up on the lobby; out of process,
+``python bot.py`` (pointed at the fake by DT_FAKE_DISCORD_URL) is killed with SIGKILL after
+posting a lobby and a restarted process answers Join on it. The lobby needs no game logic, so
 it uses whichever built-in game is registered first (servers only enable built-in games).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import signal
+import sys
 from pathlib import Path
 
 from bot import create_bot
@@ -20,6 +26,8 @@ from tests.wire.fake_discord import (
     FakeDiscord,
 )
 from tests.wire.minibot import running
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _custom_ids(message: dict) -> list[str]:
@@ -64,4 +72,72 @@ async def test_real_bot_game_new_posts_lobby_and_join_is_answered(fake: FakeDisc
         edit = await fake.wait_request("PATCH", f"/channels/{channel.id}/messages/{lobby['id']}")
         assert "bob" in json.dumps(edit.json)
         assert "bob" in json.dumps(lobby)  # the fake's stored copy was updated too
+    assert fake.unhandled == []
+
+
+async def test_real_bot_process_killed_mid_lobby_restarts_and_answers_join(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """``python bot.py`` as its own process, found through DT_FAKE_DISCORD_URL; kill -9 after
+    the lobby is posted; a new process must answer Join on the old lobby from the database."""
+    registry.load_builtin_games()
+    known = {info.name for info in registry.all_games()}
+    kind = next(k for k in GAME_KINDS if k in known)
+    guild = fake.create_guild("Tavern")
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(fake.create_user("alice"))
+    bob = guild.add_member(fake.create_user("bob"))
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "DT_FAKE_DISCORD_URL": fake.base_url,
+        "DISCORD_TOKEN": "fake-token",
+        "DEV_GUILD_ID": str(guild.id),
+        "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
+        "LOG_LEVEL": "INFO",
+    }
+    log_path = tmp_path / "bot.log"
+
+    async def start_bot() -> asyncio.subprocess.Process:
+        with log_path.open("ab") as log:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "bot.py", cwd=ROOT, env=env, stdout=log, stderr=log
+            )
+        identified = len(fake.identify_payloads)
+        await fake.wait_until(
+            lambda: len(fake.identify_payloads) > identified or process.returncode is not None,
+            timeout=20,
+            what="bot.py to IDENTIFY",
+        )
+        assert process.returncode is None, log_path.read_text()[-2000:]
+        return process
+
+    bot = await start_bot()
+    try:
+        new = await fake.slash(alice, channel, "game new", {"game": kind})
+        await new.wait_followup(timeout=10)
+        lobby = await fake.wait_message(channel, lambda m: any(":join" in c for c in _custom_ids(m)))
+        join_id = next(c for c in _custom_ids(lobby) if c.endswith(":join"))
+
+        bot.send_signal(signal.SIGKILL)  # no close frame, no cleanup, no goodbye
+        await bot.wait()
+        await fake.wait_until(lambda: not fake.sessions, timeout=5, what="the dead socket to close")
+
+        bot = await start_bot()
+        since = len(fake.requests)
+        click = await fake.click(bob, lobby, join_id)
+        assert (await click.wait_callback(timeout=10)).json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE
+        edit = await fake.wait_request(
+            "PATCH", f"/channels/{channel.id}/messages/{lobby['id']}", since=since, timeout=10
+        )
+        assert "bob" in json.dumps(edit.json)
+        assert len(fake.identify_payloads) == 2  # two processes, each with a fresh IDENTIFY
+    finally:
+        if bot.returncode is None:
+            bot.send_signal(signal.SIGTERM)
+            try:
+                await asyncio.wait_for(bot.wait(), 10)
+            except TimeoutError:
+                bot.kill()
+                await bot.wait()
     assert fake.unhandled == []
