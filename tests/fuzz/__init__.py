@@ -1,0 +1,1 @@
+"""Interaction fuzzing and the hidden-information leak scan (simcord)."""

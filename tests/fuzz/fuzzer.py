@@ -1,0 +1,759 @@
+"""A seeded interaction fuzzer for the Dragon Tavern bot on simcord, with a hidden-information
+leak scan.
+
+Given a simcord env, a guild, channels and members, :class:`Fuzzer` opens a lobby for a game
+kind, fills it (humans + AI seats), starts it and then, for N seeded steps, lets a random
+member do a random thing: a legal move by the right player (often, so games progress and
+finish), random clicks and selects on components discovered from the current board, OLD
+messages, DMs and earlier ephemeral replies, replays of components that have since changed
+(a double click, or a click on a board that was edited meanwhile), ``/play`` with garbage or
+in the wrong place, ``/game status``, rare resigns, ``/config set`` by the admin, and turn
+timers running out. A finished game is replaced by a new one.
+
+After every step it checks that simcord saw no swallowed error, that every interaction was
+acknowledged (simcord answers 10062 after 3 s), that the bot logged no unexpected error and
+that no private string (a Farkle Magic Item held, a Flagon card planned but not yet revealed)
+is visible in a public message or a DM of another player, or was logged at INFO or above.
+Every few steps it reloads the game from the database and checks the engine invariants:
+JSON round trip, replay from the action log, and to_act / legal_actions consistency.
+
+The UI is discovered, never assumed: whatever components the game modules put on the board or
+in private prompts get clicked, so the fuzzer keeps working while those modules change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from simcord.actors import _component_interaction  # to send a click on a component that changed since
+from simcord.backend.errors import SetupError
+from simcord.results import ResponseMessage, to_discord_message
+
+from engine import registry
+from sessions import Actor
+
+EPHEMERAL = 1 << 6
+BUTTON, STRING_SELECT = 2, 3
+
+# /play inputs no legal action looks like: empty, huge, unicode, notation of other games,
+# half-formed actions, injection attempts, placeholders the presenter fills.
+GARBAGE = (
+    "", " ", "banana", "keep:", "keep:1,1,1,1,1,1,1", "keep:0", "use:", "use:nothing", "use:lucky_charm:p9",
+    "brawl:p9", "brawl:", "rally:triple", "claim:", "discard:ghost", "companion:99",
+    "plan:jack:9:move", "plan:::", "plan:nari:1:arrr", "daze:x:y", "vision:", "char:", "char:dragon",
+    "start:z99", "to:nari:a0", "face:teo:Q", "a1-a1", "9@z9", "0@a1", "3@", "@b2", "tame:S9:z9", "tame:",
+    "x" * 300, "dt:1:a:0:recruit", "🐉", "'; DROP TABLE games; --", "resign", "{p1}", "%s%s%n", "null",
+    "\u200b", "a" * 101, "-1", "keep:1,5 ", " recruit", "RECRUIT",
+)
+
+# (setting, value) pairs for /config set: valid values, out-of-range ones and unknown keys.
+CONFIG_VALUES = (
+    ("images", "on"), ("images", "off"), ("images", "maybe"),
+    ("hidden_pick_mode", "dm"), ("hidden_pick_mode", "ephemeral"), ("hidden_pick_mode", "both"),
+    ("hidden_pick_mode", "carrier pigeon"),
+    ("afk_strikes", "1"), ("afk_strikes", "3"), ("afk_strikes", "0"), ("afk_strikes", "banana"),
+    ("afk_action", "ai"), ("afk_action", "abandon"), ("afk_action", "nap"),
+    ("turn_timeout.farkle", "30"), ("turn_timeout.farkle", "300"), ("turn_timeout.ninesons", "45s"),
+    ("turn_timeout.flagon", "86401"), ("turn_timeout.flagon", "600"),
+    ("ai_seats", "off"), ("ai_seats", "on"),
+    ("enabled_games", "ninesons"), ("enabled_games", "all"), ("allowed_channels", "all"),
+    ("nonsense", "1"), ("", ""), ("images", "x" * 200),
+)
+# Settings that could stop the next lobby from opening; reset before every new game.
+BLOCKING_SETTINGS = ("enabled_games", "allowed_channels", "ai_seats")
+
+# Interaction kinds and their weights. "play_valid" and "ui_actor" make the games progress.
+KINDS: dict[str, float] = {
+    "play_valid": 30, "ui_actor": 22, "click_board": 8, "click_old": 5, "dm": 5, "ephemeral": 5,
+    "replay_stale": 5, "double_click": 3, "concurrent": 3, "play_garbage": 4, "play_other_seat": 2,
+    "wrong_channel": 2, "play_dm": 1, "status": 1.5, "autocomplete": 1.5, "config": 1.5, "cancel_nonhost": 0.5,
+    "resign": 0.3, "advance_time": 0.7,
+}
+
+
+@dataclass
+class Stats:
+    steps: int = 0
+    kinds: Counter = field(default_factory=Counter)
+    interactions: int = 0
+    refused: int = 0  # answered privately with a rule / permission message
+    impossible: int = 0  # simcord's SetupError: a human could not have done it
+    games_started: int = 0
+    games_finished: int = 0
+    games_other_end: Counter = field(default_factory=Counter)  # abandoned / cancelled
+    invariant_checks: int = 0
+    messages_scanned: int = 0
+    log_lines_scanned: int = 0
+    leaks: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)  # swallowed errors, unacknowledged, 💥, invariants
+    secrets_seen: set[str] = field(default_factory=set)
+    max_step_seconds: float = 0.0
+    seconds: float = 0.0
+
+    def table(self, kind: str) -> str:
+        rows = [
+            ("game", kind), ("steps", self.steps), ("interactions sent", self.interactions),
+            ("refused privately", self.refused), ("impossible (SetupError)", self.impossible),
+            ("games started", self.games_started), ("games finished", self.games_finished),
+            ("games abandoned/cancelled", sum(self.games_other_end.values())),
+            ("invariant checks", self.invariant_checks), ("public/DM messages scanned", self.messages_scanned),
+            ("log lines scanned", self.log_lines_scanned), ("distinct secrets tracked", len(self.secrets_seen)),
+            ("leaks found", len(self.leaks)), ("failures", len(self.failures)),
+            ("slowest step (s)", f"{self.max_step_seconds:.2f}"), ("time (s)", f"{self.seconds:.1f}"),
+        ]
+        rows += [(f"  kind {k}", n) for k, n in sorted(self.kinds.items())]
+        width = max(len(str(r[0])) for r in rows)
+        return "\n".join(f"{str(name).ljust(width)}  {value}" for name, value in rows)
+
+
+class LogCapture(logging.Handler):
+    """Every log record at INFO and above, kept for the leak scan and for unexpected errors."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.INFO)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+    @staticmethod
+    def text(record: logging.LogRecord) -> str:
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f"\n{record.exc_info[1]!r}"
+        return text
+
+
+# -- private strings per game --------------------------------------------------------------------
+def _names_in(value: Any, table: dict[str, str]) -> set[str]:
+    """Printed names of every id of ``table`` found anywhere in a JSON-like value."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack += item.values()
+        elif isinstance(item, list):
+            stack += item
+        elif isinstance(item, str) and item in table:
+            found.add(table[item])
+    return found
+
+
+class FarkleSecrets:
+    """Magic Items in hand (or drawn this turn) are private until played face up."""
+
+    def __init__(self) -> None:
+        from engine.farkle.cards import default_cards
+
+        self.table = {card.id: card.name for card in default_cards().items}
+
+    def all_names(self, game: Any) -> set[str]:
+        return set(self.table.values())
+
+    def secrets(self, game: Any, seats: list[str]) -> dict[str, set[str]]:
+        """Item name -> seats holding it, from each owner's view."""
+        out: dict[str, set[str]] = {}
+        for seat in seats:
+            for name in self.known(game, seat):
+                out.setdefault(name, set()).add(seat)
+        return out
+
+    def known(self, game: Any, seat: str) -> set[str]:
+        view = game.view(seat)
+        return {item["name"] for item in [*view.get("my_items", []), *view.get("my_pending", [])]}
+
+    def public(self, game: Any, actions: list[Any]) -> set[str]:
+        """Items played face up (``use:<item>`` in the action log) are public from then on."""
+        used = set()
+        for row in actions:
+            head, _, rest = row.action.partition(":")
+            if head == "use":
+                item = rest.split(":", 1)[0]
+                used.add(self.table.get(item, item))
+        return used
+
+
+class FlagonSecrets:
+    """Cards planned into a slot are private until revealed (Late Night '?' slots aside)."""
+
+    def all_names(self, game: Any) -> set[str]:
+        return set(game.view(None).get("card_names", {}).values())
+
+    def secrets(self, game: Any, seats: list[str]) -> dict[str, set[str]]:
+        table = game.view(None).get("card_names", {})
+        out: dict[str, set[str]] = {}
+        for seat in seats:
+            me = game.view(seat).get("me") or {}
+            for char in (me.get("characters") or {}).values():
+                for card in char.get("slots", []):
+                    if card in table:
+                        out.setdefault(table[card], set()).add(seat)
+        return out
+
+    def known(self, game: Any, seat: str) -> set[str]:
+        """Every card name the seat's own view holds (its decks list the common cards too)."""
+        view = game.view(seat)
+        return _names_in({k: v for k, v in view.items() if k != "card_names"}, view.get("card_names", {}))
+
+    def public(self, game: Any, actions: list[Any]) -> set[str]:
+        """Cards the public view shows (revealed, face up, removed...), the name table aside."""
+        view = game.view(None)
+        return _names_in({k: v for k, v in view.items() if k != "card_names"}, view.get("card_names", {}))
+
+
+SECRETS: dict[str, Any] = {"farkle": FarkleSecrets, "flagon": FlagonSecrets}
+
+GAME_SETUP: dict[str, list[tuple[str, int]]] = {
+    # (options, AI seats) per game; the fuzzer cycles through them.
+    "farkle": [("max_rounds=2", 1), ("max_rounds=1 item_limit=2", 2)],
+    "ninesons": [("win_points=3", 0), ("win_points=2 first_player=second", 1)],
+    "flagon": [("", 0), ("late_night=on", 1)],
+}
+
+
+def message_text(message: Any) -> str:
+    """Everything a reader of a stored (backend) message can see, components included."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.get("title", ""), embed.get("description", ""),
+                  (embed.get("footer") or {}).get("text", ""), (embed.get("author") or {}).get("name", "")]
+        parts += [f"{f.get('name', '')} {f.get('value', '')}" for f in embed.get("fields", [])]
+    for attachment in message.attachments:
+        parts += [attachment.get("filename", ""), attachment.get("description") or "", attachment.get("title") or ""]
+    for component in walk(message.components):
+        parts += [component.get("label") or "", component.get("placeholder") or ""]
+        for option in component.get("options") or []:
+            parts += [option.get("label", ""), option.get("description") or ""]
+    return "\n".join(p for p in parts if p)
+
+
+def walk(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for row in rows:
+        if row.get("type") == 1:
+            out += row.get("components", [])
+        else:
+            out.append(row)
+    return out
+
+
+def name_pattern(name: str, others: set[str]) -> re.Pattern[str]:
+    """``name`` as a whole word, but not inside a longer name (\"Move\" in \"Move (2nd copy)\")."""
+    before = after = ""
+    for other in others:
+        if other != name and other.startswith(name):
+            after += f"(?!{re.escape(other[len(name):])})"
+        if other != name and other.endswith(name):
+            before += f"(?<!{re.escape(other[: -len(name)])})"
+    return re.compile(rf"(?<!\w){before}{re.escape(name)}(?!\w){after}")
+
+
+@dataclass
+class Member:
+    key: str
+    actor: Any  # simcord MemberActor
+    ephemerals: list[Any] = field(default_factory=list)  # earlier ephemeral replies with components
+
+
+class Fuzzer:
+    def __init__(self, env: Any, bot: Any, guild: Any, channel: Any, other_channel: Any,
+                 members: dict[str, Any], *, kind: str, seed: int, admin: str = "admin",
+                 closed_dm: str | None = "bob") -> None:
+        self.env, self.bot, self.guild = env, bot, guild
+        self.channel, self.other = channel, other_channel
+        self.members = {k: Member(k, m) for k, m in members.items()}
+        self.admin = self.members[admin]
+        self.kind = kind
+        self.rng = random.Random(seed)
+        seeds = random.Random(seed * 7919 + 1)
+        # Game seeds come from the fuzzer's seed, so a run is reproducible end to end.
+        bot.service._seed_source = lambda: seeds.getrandbits(62)
+        self.stats = Stats()
+        self.gid: int | None = None
+        self.game_number = 0
+        self.logs = LogCapture()
+        self._logs_seen = 0
+        self._errors_seen = env.error_cursor
+        self._public_names: dict[int, set[str]] = {}
+        self._message_game: dict[int, int] = {}  # message id -> game id it was posted during
+        self._scanned: dict[int, tuple[Any, ...]] = {}
+        self._patterns: dict[str, re.Pattern[str]] = {}
+        secrets_class = SECRETS.get(kind)
+        self.secrets = secrets_class() if secrets_class else None
+        self._all_names: set[str] = set()
+        self._leak_keys: set[tuple[Any, ...]] = set()
+        self._pool: list[tuple[str, int, int, dict[str, Any]]] = []  # (member, channel, message, data)
+        self._changed_blocking = False
+        if closed_dm:
+            dm = self.members[closed_dm].actor.user.dm_channel
+            env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007,
+                             message="Cannot send messages to this user", times=None)
+
+    # -- setup ----------------------------------------------------------------------------
+    async def open_game(self) -> int:
+        options, ai = GAME_SETUP.get(self.kind, [("", 1)])[self.game_number % len(GAME_SETUP.get(self.kind, [1]))]
+        self.game_number += 1
+        if self._changed_blocking:
+            for setting in BLOCKING_SETTINGS:
+                await self._send("setup", self.admin, self.admin.actor.slash(self.channel, "config reset",
+                                                                                setting=setting))
+            self._changed_blocking = False
+        host, guest = self.members["alice"], self.members["bob"]
+        result = await self._send("setup", host, host.actor.slash(self.channel, "game new", game=self.kind,
+                                                                   options=options))
+        assert result is not None and "Lobby #" in (result.response.content or ""), result
+        rec = await self.bot.service.db.active_game_in_channel(self.channel.id)
+        assert rec is not None
+        gid = rec.id
+        info = registry.get(self.kind)
+        lobby = self._message(self.channel.id, rec.board_message_id)
+        humans = 1
+        if info.game_class.MAX_PLAYERS - ai >= 2:
+            await self._send("setup", guest, guest.actor.click(lobby, label="Join"))
+            humans = 2
+        for _ in range(min(ai, info.game_class.MAX_PLAYERS - humans)):
+            await self._send("setup", host, host.actor.select(self._message(self.channel.id, rec.board_message_id),
+                                                              ["easy"], custom_id=f"dt:{gid}:ai"))
+        await self._send("setup", host, host.actor.click(self._message(self.channel.id, rec.board_message_id),
+                                                         label="Start"))
+        rec, game = await self.bot.service.load(gid)
+        assert rec.status == "active" and game is not None, f"game {gid} did not start: {rec.status}"
+        self.gid = gid
+        self._public_names[gid] = set()
+        self.stats.games_started += 1
+        self._claim_new_messages()
+        return gid
+
+    # -- the run --------------------------------------------------------------------------
+    async def run(self, steps: int, *, check_every: int = 25) -> Stats:
+        root = logging.getLogger()
+        old_level = root.level
+        root.addHandler(self.logs)
+        root.setLevel(min(old_level or logging.WARNING, logging.INFO))
+        start = time.perf_counter()
+        try:
+            if self.gid is None:
+                await self.open_game()
+                await self.after_step("setup")
+            for _ in range(steps):
+                kind = self.rng.choices(list(KINDS), weights=list(KINDS.values()))[0]
+                began = time.perf_counter()
+                await self.step(kind)
+                self.stats.steps += 1
+                self.stats.kinds[kind] += 1
+                self.stats.max_step_seconds = max(self.stats.max_step_seconds, time.perf_counter() - began)
+                await self.after_step(kind)
+                if self.stats.steps % check_every == 0:
+                    await self.check_invariants()
+                await self._replace_finished_game()
+            await self.check_invariants()
+        finally:
+            root.removeHandler(self.logs)
+            root.setLevel(old_level)
+            self.stats.seconds += time.perf_counter() - start
+        return self.stats
+
+    async def finish_current_game(self, max_steps: int = 3000) -> bool:
+        """Play legal moves by the right players until the current game ends."""
+        root = logging.getLogger()
+        root.addHandler(self.logs)
+        try:
+            for _ in range(max_steps):
+                rec, game = await self.bot.service.load(self.gid)
+                if rec.status != "active":
+                    break
+                await self.step("play_valid")
+                await self.after_step("finish")
+            rec, _ = await self.bot.service.load(self.gid)
+            await self.check_invariants()
+            done = rec.status == "finished"
+            if done:
+                self.stats.games_finished += 1
+                self.gid = None
+            return done
+        finally:
+            root.removeHandler(self.logs)
+
+    async def _replace_finished_game(self) -> None:
+        rec, _ = await self.bot.service.load(self.gid)
+        if rec.status == "active":
+            return
+        await self.check_invariants()
+        if rec.status == "finished":
+            self.stats.games_finished += 1
+        else:
+            self.stats.games_other_end[rec.status] += 1
+        await self.open_game()
+
+    # -- one step -------------------------------------------------------------------------
+    async def step(self, kind: str) -> None:
+        rec, game = await self.bot.service.load(self.gid)
+        rng = self.rng
+        seat_member = {s.seat: self._member_of(s.user_id) for s in rec.seats if not s.is_ai and s.user_id}
+        acting = [seat for seat in (game.to_act() if game and not game.is_over else []) if seat in seat_member]
+        anyone = rng.choice(list(self.members.values()))
+        if kind == "play_valid" or (kind == "ui_actor" and not acting):
+            if not acting:
+                return
+            seat = rng.choice(acting)
+            action = rng.choice(game.legal_actions(seat))
+            member = seat_member[seat]
+            await self._send(kind, member, member.actor.slash(self.channel, "play", action=action))
+        elif kind == "ui_actor":
+            member = seat_member[rng.choice(acting)]
+            sources = [self._board(), *self._dm_messages(member)[-2:], *member.ephemerals[-2:]]
+            await self._click_random(kind, member, rng.choice([s for s in sources if s is not None] or [None]))
+        elif kind == "click_board":
+            await self._click_random(kind, anyone, self._board())
+        elif kind == "click_old":
+            await self._click_random(kind, anyone, self._old_message())
+        elif kind == "dm":
+            dms = self._dm_messages(anyone)
+            await self._click_random(kind, anyone, rng.choice(dms) if dms else None)
+        elif kind == "ephemeral":
+            await self._click_random(kind, anyone, rng.choice(anyone.ephemerals) if anyone.ephemerals else None)
+        elif kind == "replay_stale":
+            await self._replay(kind)
+        elif kind == "double_click":
+            member = seat_member[rng.choice(acting)] if acting and rng.random() < 0.7 else anyone
+            await self._double_click(kind, member)
+        elif kind == "concurrent":
+            await self._concurrent(kind, rec, game, seat_member)
+        elif kind == "play_garbage":
+            text = rng.choice(GARBAGE) if rng.random() < 0.8 else "".join(
+                rng.choice("abkeprusnt:@-,0123456789 ") for _ in range(rng.randint(1, 30)))
+            await self._send(kind, anyone, anyone.actor.slash(self.channel, "play", action=text))
+        elif kind == "play_other_seat":
+            # A legal action of someone who may not play it now (another seat, or out of turn).
+            seats = [s for s in rec.seats if game is not None]
+            if not seats:
+                return
+            seat = rng.choice(seats).seat
+            actions = game.legal_actions(seat) if seat in game.to_act() else []
+            action = rng.choice(actions) if actions else "recruit"
+            other = rng.choice([m for m in self.members.values() if seat_member.get(seat) is not m])
+            await self._send(kind, other, other.actor.slash(self.channel, "play", action=action))
+        elif kind == "wrong_channel":
+            command = rng.choice(["play", "game status", "game resign", "game cancel"])
+            options = {"action": rng.choice((*GARBAGE[:5], "recruit"))} if command == "play" else {}
+            await self._send(kind, anyone, anyone.actor.slash(self.other, command, **options))
+        elif kind == "play_dm":
+            options: dict[str, Any] = {"action": rng.choice((*GARBAGE, "recruit", "pass"))}
+            if rng.random() < 0.7:
+                options["game"] = rng.choice([self.gid, self.gid, 0, 999999, -3])
+            if acting and rng.random() < 0.5:
+                seat = rng.choice(acting)
+                anyone = seat_member[seat]
+                options["action"] = rng.choice(game.legal_actions(seat))
+            await self._send(kind, anyone, anyone.actor.user.slash("play", **options))
+        elif kind == "status":
+            await self._send(kind, anyone, anyone.actor.slash(self.channel, "game status"))
+        elif kind == "autocomplete":
+            member = seat_member[rng.choice(acting)] if acting and rng.random() < 0.6 else anyone
+            prefix = rng.choice(["", "k", "b", "plan", "3@", "a1", "use", "zz", "x" * 120])
+            await self._send(kind, member, member.actor.autocomplete(self.channel, "play", "action", prefix),
+                             autocomplete=True)
+        elif kind == "config":
+            setting, value = rng.choice(CONFIG_VALUES)
+            if setting in BLOCKING_SETTINGS:
+                self._changed_blocking = True
+            who = self.admin if rng.random() < 0.85 else anyone
+            await self._send(kind, who, who.actor.slash(self.channel, "config set", setting=setting, value=value))
+        elif kind == "cancel_nonhost":
+            member = self.members.get("carol", anyone)
+            await self._send(kind, member, member.actor.slash(self.channel, "game cancel"))
+        elif kind == "resign":
+            member = rng.choice(list(seat_member.values())) if seat_member else anyone
+            await self._send(kind, member, member.actor.slash(self.channel, "game resign"))
+        elif kind == "advance_time":
+            await self.env.advance_time(rng.choice([5, 31, 299, 301, 601, 3600]))
+        else:  # pragma: no cover - a typo in KINDS
+            raise ValueError(kind)
+
+    # -- component discovery ----------------------------------------------------------------
+    def _member_of(self, user_id: int) -> Member:
+        return next(m for m in self.members.values() if m.actor.id == user_id)
+
+    def _message(self, channel_id: int, message_id: int | None) -> Any:
+        assert message_id is not None
+        return to_discord_message(self.env, self.env.backend.get_message(channel_id, message_id))
+
+    def _board(self) -> Any:
+        rec_board = self._board_id
+        return self._message(self.channel.id, rec_board) if rec_board else None
+
+    @property
+    def _board_id(self) -> int | None:
+        # The newest non-ephemeral message with components in the game channel is the board.
+        for message in reversed(list(self.env.backend.messages.get(self.channel.id, {}).values())):
+            if not message.flags & EPHEMERAL and message.components and message.embeds:
+                return message.id
+        return None
+
+    def _old_message(self) -> Any:
+        stored = [m for m in self.env.backend.messages.get(self.channel.id, {}).values()
+                  if m.components and not m.flags & EPHEMERAL]
+        if not stored:
+            return None
+        return self._message(self.channel.id, self.rng.choice(stored).id)
+
+    def _dm_messages(self, member: Member) -> list[Any]:
+        channel_id = self.env.backend.dm_channels.get(member.actor.id)
+        if channel_id is None:
+            return []
+        stored = [m for m in self.env.backend.messages.get(channel_id, {}).values() if m.components][-15:]
+        return [self._message(channel_id, m.id) for m in stored]
+
+    async def _click_random(self, kind: str, member: Member, message: Any) -> None:
+        if message is None:
+            return
+        rows = message.components
+        rows = [r.to_dict() if hasattr(r, "to_dict") else r for r in rows]
+        components = [c for c in walk(rows) if c.get("type") in (BUTTON, STRING_SELECT)]
+        if not components:
+            return
+        component = self.rng.choice(components)
+        channel_id = self._channel_of(message)
+        in_dm = self.env.backend.dm_channels.get(member.actor.id) == channel_id
+        actor = member.actor.user if in_dm else member.actor
+        custom_id = component.get("custom_id")
+        if component["type"] == BUTTON:
+            # Sometimes by label, as a person reads it (ambiguous labels are a SetupError).
+            if component.get("label") and self.rng.random() < 0.2:
+                call = actor.click(message, label=component["label"])
+            else:
+                call = actor.click(message, custom_id=custom_id)
+            data = {"custom_id": custom_id, "component_type": BUTTON}
+        else:
+            values = [o["value"] for o in component.get("options", [])]
+            value = self.rng.choice(values) if values and self.rng.random() < 0.95 else "not-an-option"
+            call = actor.select(message, [value], custom_id=custom_id)
+            data = {"custom_id": custom_id, "component_type": STRING_SELECT, "values": [value]}
+        self._pool.append((member.key, channel_id, message.id, data))
+        del self._pool[:-200]
+        await self._send(kind, member, call)
+
+    @staticmethod
+    def _channel_of(message: Any) -> int:
+        if isinstance(message, ResponseMessage):
+            return message.channel_id
+        return int(message.channel.id)
+
+    async def _replay(self, kind: str) -> None:
+        """Send a component payload captured earlier, whatever the message shows now: what a
+        client does when the message was edited after it rendered (or a double click)."""
+        if not self._pool:
+            return
+        key, channel_id, message_id, data = self.rng.choice(self._pool)
+        member = self.members[key] if self.rng.random() < 0.8 else self.rng.choice(list(self.members.values()))
+        await self._send_raw(kind, member, channel_id, message_id, data)
+
+    async def _send_raw(self, kind: str, member: Member, channel_id: int, message_id: int,
+                        data: dict[str, Any]) -> None:
+        try:
+            stored = self.env.backend.get_message(channel_id, message_id)
+        except Exception:
+            return  # deleted meanwhile
+        is_dm = self.env.backend.dm_channels.get(member.actor.id) == channel_id
+        if not is_dm and channel_id not in (self.channel.id, self.other.id):
+            return  # another member's DM: not reachable for this member
+        # An ephemeral reply is only ever seen by the member it was sent to.
+        if stored.flags & EPHEMERAL and not is_dm and not any(
+                getattr(e, "id", None) == message_id for e in member.ephemerals):
+            return
+        actor = member.actor.user if is_dm else member.actor
+        await self._send(kind, member, _component_interaction(actor, stored, dict(data)))
+
+    async def _double_click(self, kind: str, member: Member) -> None:
+        sources = [self._board(), *self._dm_messages(member)[-1:], *member.ephemerals[-1:]]
+        message = self.rng.choice([s for s in sources if s is not None] or [None])
+        if message is None:
+            return
+        before = len(self._pool)
+        await self._click_random(kind, member, message)
+        if len(self._pool) > before:
+            _, channel_id, message_id, data = self._pool[-1]
+            await self._send_raw(kind, member, channel_id, message_id, data)
+
+    async def _concurrent(self, kind: str, rec: Any, game: Any, seat_member: dict[str, Member]) -> None:
+        """Two players submit at the same moment (simcord runs one interaction at a time, so
+        this goes through the service the router calls, then announces like the router)."""
+        if game is None or game.is_over:
+            return
+        acting = [s for s in game.to_act() if s in seat_member]
+        if len(acting) < 2:
+            seat = acting[0] if acting else None
+            if seat is None:
+                return
+            acting = [seat, seat]  # the same player twice at once: a double submit
+        calls = []
+        for seat in acting[:2]:
+            member = seat_member[seat]
+            action = self.rng.choice(game.legal_actions(seat))
+            actor = Actor(user_id=member.actor.id, name=member.actor.name)
+            calls.append(self.bot.service.apply(self.gid, actor, action, expected_version=rec.version
+                                                if self.rng.random() < 0.5 else None))
+        self.stats.interactions += len(calls)
+        results = await asyncio.gather(*calls, return_exceptions=True)
+        from engine import IllegalAction
+        from sessions import SessionError
+
+        for outcome in results:
+            if isinstance(outcome, IllegalAction | SessionError):
+                self.stats.refused += 1
+            elif isinstance(outcome, BaseException):
+                self.stats.failures.append(f"step {self.stats.steps} {kind}: {outcome!r}")
+            elif outcome.changed:
+                await self.bot.after_change(outcome)
+
+    # -- sending and checking ---------------------------------------------------------------
+    async def _send(self, kind: str, member: Member, call: Any, *, autocomplete: bool = False) -> Any:
+        self.stats.interactions += 1
+        try:
+            result = await call
+        except SetupError:
+            self.stats.impossible += 1
+            return None
+        if autocomplete:
+            return result
+        if not result.acknowledged:
+            self.stats.failures.append(f"step {self.stats.steps} {kind} by {member.key}: not acknowledged")
+        replies = []
+        for message in [result.response, *result.followups]:
+            if message is None:
+                continue
+            replies.append(message.content or "")
+            replies += [e.description or "" for e in message.embeds]
+            if message.ephemeral and message.components:
+                member.ephemerals.append(message)
+                del member.ephemerals[:-10]
+        text = "\n".join(replies)
+        if "💥" in text or "Something went wrong" in text:
+            self.stats.failures.append(f"step {self.stats.steps} {kind} by {member.key}: {text[:200]}")
+        if text.startswith(("⚠️", "🔒")) and result.ephemeral:
+            self.stats.refused += 1
+        return result
+
+    async def after_step(self, kind: str) -> None:
+        errors = self.env.errors_since(self._errors_seen)
+        self._errors_seen = self.env.error_cursor
+        for error in errors:
+            self.stats.failures.append(f"step {self.stats.steps} {kind}: bot raised {error!r}")
+        self._claim_new_messages()
+        await self._leak_scan(kind)
+
+    def _claim_new_messages(self) -> None:
+        for store in self.env.backend.messages.values():
+            for message_id in store:
+                self._message_game.setdefault(message_id, self.gid or 0)
+
+    async def _leak_scan(self, kind: str) -> None:
+        new_logs = self.logs.records[self._logs_seen:]
+        self._logs_seen = len(self.logs.records)
+        for record in new_logs:
+            if record.levelno >= logging.ERROR and record.name.startswith(("dragon_tavern", "cogs", "sessions")):
+                self.stats.failures.append(f"step {self.stats.steps} {kind}: logged {self.logs.text(record)[:300]}")
+        rec, game = await self.bot.service.load(self.gid)
+        self.stats.log_lines_scanned += len(new_logs)
+        if self.secrets is None or game is None:
+            return
+        seats = [s.seat for s in rec.seats]
+        public = self._public_names.setdefault(rec.id, set())
+        public |= self.secrets.public(game, await self.bot.service.db.actions(rec.id))
+        secrets = {name: owners for name, owners in self.secrets.secrets(game, seats).items() if name not in public}
+        if not self._all_names:
+            self._all_names = self.secrets.all_names(game)
+        self.stats.secrets_seen |= set(secrets)
+        if not secrets:
+            return
+        for record in new_logs:
+            text = self.logs.text(record)
+            for name in secrets:
+                if self._pattern(name).search(text):
+                    self._leak("log", record.name, name, text)
+        user_seat = {s.user_id: s.seat for s in rec.seats if s.user_id}
+        # A DM may show anything its reader's own view holds (own items, own deck...).
+        dm_known = {seat: self.secrets.known(game, seat) for seat in seats}
+        guild_channels = {self.channel.id, self.other.id}
+        for channel_id, store in self.env.backend.messages.items():
+            in_guild = channel_id in guild_channels
+            dm_owner = None
+            if not in_guild:
+                owner = next((uid for uid, cid in self.env.backend.dm_channels.items() if cid == channel_id), None)
+                dm_owner = user_seat.get(owner)
+                if dm_owner is None:
+                    continue  # not a player of this game
+            for message in store.values():
+                if in_guild and message.flags & EPHEMERAL:
+                    continue  # only its owner saw it
+                if self._message_game.get(message.id) != rec.id:
+                    continue  # posted during another game (whose secrets were different)
+                visible = set(secrets) if dm_owner is None else set(secrets) - dm_known[dm_owner]
+                signature = (message.content, message.embeds, message.components, message.attachments)
+                last = self._scanned.get(message.id)
+                if last is not None and all(a is b for a, b in zip(last[0], signature, strict=True)) \
+                        and visible <= last[1]:
+                    continue
+                self._scanned[message.id] = (signature, visible | (last[1] if last else set()))
+                self.stats.messages_scanned += 1
+                text = message_text(message)
+                for name in visible:
+                    if self._pattern(name).search(text):
+                        where = "public" if in_guild else f"DM of {dm_owner}"
+                        self._leak(where, message.id, name, text)
+
+    def _pattern(self, name: str) -> re.Pattern[str]:
+        if name not in self._patterns:
+            self._patterns[name] = name_pattern(name, self._all_names)
+        return self._patterns[name]
+
+    def _leak(self, where: str, ref: Any, name: str, text: str) -> None:
+        key = (where, ref, name)
+        if key in self._leak_keys:
+            return
+        self._leak_keys.add(key)
+        at = text.find(name)
+        snippet = text[max(0, at - 80): at + 80].replace("\n", " | ")
+        self.stats.leaks.append(f"step {self.stats.steps} game {self.gid} {where} {ref}: {name!r} in …{snippet}…")
+
+    async def check_invariants(self) -> None:
+        if self.gid is None:
+            return
+        rec, game = await self.bot.service.load(self.gid)
+        self.stats.invariant_checks += 1
+        where = f"step {self.stats.steps} game {self.gid} ({rec.status})"
+        if game is None:
+            return
+        try:
+            stored = game.to_dict()
+            again = type(game).from_dict(json.loads(json.dumps(stored))).to_dict()
+            if again != stored:
+                self.stats.failures.append(f"{where}: to_dict/from_dict round trip differs")
+            replayed = (await self.bot.service.replay(self.gid)).to_dict()
+            if replayed != stored:
+                diff = sorted(k for k in stored if stored.get(k) != replayed.get(k))
+                self.stats.failures.append(f"{where}: replay from the action log differs in {diff[:8]}")
+            players = {s.seat for s in rec.seats}
+            if not set(game.to_act()) <= players:
+                self.stats.failures.append(f"{where}: to_act {game.to_act()} outside the seats")
+            if rec.status == "active":
+                if game.is_over:
+                    self.stats.failures.append(f"{where}: game over but the record is still active")
+                for seat in game.to_act():
+                    if not game.legal_actions(seat):
+                        self.stats.failures.append(f"{where}: {seat} must act but has no legal action")
+                if not game.to_act():
+                    self.stats.failures.append(f"{where}: active game with nobody to act")
+            if game.is_over and game.result is None:
+                self.stats.failures.append(f"{where}: game over without a result")
+        except Exception as exc:  # an invariant check must report, not stop the run
+            self.stats.failures.append(f"{where}: invariant check raised {exc!r}")
