@@ -128,6 +128,15 @@ class DragonTavern(commands.Bot):
             await self._db.close()
             self._db = None
 
+    def stop_background_work(self) -> None:
+        """Stop timers and the database thread without an event loop (test harnesses that
+        discard a bot without closing it)."""
+        if self._timers is not None:
+            self._timers.stop()
+        if self._db is not None:
+            self._db.close_now()
+            self._db = None
+
     # -- shared by the cogs ----------------------------------------------------------------
     async def after_change(self, outcome: Outcome) -> None:
         """Announce a saved outcome and follow its timer."""

@@ -159,6 +159,10 @@ class Database:
     async def close(self) -> None:
         await self._conn.close()
 
+    def close_now(self) -> None:
+        """Close without awaiting (no event loop needed): stops the worker thread."""
+        self._conn.stop()
+
     async def _check_readable(self) -> None:
         """Refuse a corrupt file or one written by a newer Dragon Tavern, before writing."""
         try:

@@ -8,3 +8,35 @@ from tests.doubles import tally
 @pytest.fixture(autouse=True, scope="session")
 def _register_test_double() -> None:
     tally.install()
+
+
+
+@pytest.fixture(autouse=True)
+def _stop_started_bots(monkeypatch):
+    """simcord detaches a bot without calling ``bot.close()``, so each bot started in a test is
+    stopped here: an open aiosqlite worker thread would keep pytest from ever exiting."""
+    from bot import DragonTavern
+
+    started: list[DragonTavern] = []
+    original = DragonTavern.setup_hook
+
+    async def recording_setup_hook(self: DragonTavern) -> None:
+        started.append(self)
+        await original(self)
+
+    monkeypatch.setattr(DragonTavern, "setup_hook", recording_setup_hook)
+    yield
+    for bot in started:
+        bot.stop_background_work()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Fail loudly instead of hanging if something still holds a non-daemon thread."""
+    import threading
+
+    others = [t for t in threading.enumerate() if not t.daemon and t is not threading.main_thread()]
+    for thread in others:
+        thread.join(timeout=2)
+    alive = [t.name for t in others if t.is_alive()]
+    if alive:
+        print(f"\nthreads still running at the end of the session: {alive}")
