@@ -7,7 +7,9 @@ save leaves the game exactly as it was.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import contextvars
 import json
 import sqlite3
 import time
@@ -20,6 +22,7 @@ from typing import Any
 import aiosqlite
 
 ACTIVE_STATUSES = ("lobby", "active")
+_IN_TRANSACTION: contextvars.ContextVar[bool] = contextvars.ContextVar("in_transaction", default=False)
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
@@ -130,6 +133,9 @@ class Database:
         self._conn = conn
         self.path = path
         self._clock = clock
+        # One connection serves every game: a transaction must not interleave with statements
+        # from other tasks (they would join it, or fail with "transaction within a transaction").
+        self._lock = asyncio.Lock()
 
     # -- opening --------------------------------------------------------------------------
     @classmethod
@@ -166,7 +172,7 @@ class Database:
     async def _check_readable(self) -> None:
         """Refuse a corrupt file or one written by a newer Dragon Tavern, before writing."""
         try:
-            rows = await self._conn.execute_fetchall("PRAGMA quick_check")
+            rows = await self._fetch("PRAGMA quick_check")
         except sqlite3.DatabaseError as exc:
             raise StorageError(
                 f"The database {self.path} is corrupt or not a SQLite file ({exc}). "
@@ -177,11 +183,11 @@ class Database:
                 f"The database {self.path} failed its integrity check ({rows[0][0]}). "
                 "Restore a backup or move it away and start again."
             )
-        has_table = await self._conn.execute_fetchall(
+        has_table = await self._fetch(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
         )
         if has_table:
-            row = await self._conn.execute_fetchall("SELECT MAX(version) FROM schema_migrations")
+            row = await self._fetch("SELECT MAX(version) FROM schema_migrations")
             current = row[0][0] or 0
             if current > latest_schema_version():
                 raise StorageError(
@@ -194,7 +200,7 @@ class Database:
         await self._run(
             "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
         )
-        rows = await self._conn.execute_fetchall("SELECT version FROM schema_migrations")
+        rows = await self._fetch("SELECT version FROM schema_migrations")
         done = {r[0] for r in rows}
         for version, sql in _migrations():
             if version in done:
@@ -205,12 +211,12 @@ class Database:
             )
 
     async def applied_migrations(self) -> list[int]:
-        rows = await self._conn.execute_fetchall("SELECT version FROM schema_migrations ORDER BY version")
+        rows = await self._fetch("SELECT version FROM schema_migrations ORDER BY version")
         return [r[0] for r in rows]
 
     # -- settings -------------------------------------------------------------------------
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
-        rows = await self._conn.execute_fetchall(
+        rows = await self._fetch(
             "SELECT key, value FROM guild_settings WHERE guild_id = ?", (guild_id,)
         )
         return {r["key"]: json.loads(r["value"]) for r in rows}
@@ -252,7 +258,7 @@ class Database:
         return await self.load_game(game_id)
 
     async def load_game(self, game_id: int) -> GameRecord:
-        rows = await self._conn.execute_fetchall("SELECT * FROM games WHERE id = ?", (game_id,))
+        rows = await self._fetch("SELECT * FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise GameNotFound(f"Game {game_id} does not exist.")
         record = _game_from_row(rows[0])
@@ -260,7 +266,7 @@ class Database:
         return record
 
     async def active_game_in_channel(self, channel_id: int) -> GameRecord | None:
-        rows = await self._conn.execute_fetchall(
+        rows = await self._fetch(
             "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
         )
         return await self.load_game(rows[0][0]) if rows else None
@@ -275,12 +281,12 @@ class Database:
         if guild_id is not None:
             sql += " AND guild_id = ?"
             params.append(guild_id)
-        rows = await self._conn.execute_fetchall(sql + " ORDER BY id", params)
+        rows = await self._fetch(sql + " ORDER BY id", params)
         records = [_game_from_row(r) for r in rows]
         if records:
             by_id = {r.id: r for r in records}
             id_marks = ",".join("?" * len(by_id))
-            seat_rows = await self._conn.execute_fetchall(
+            seat_rows = await self._fetch(
                 f"SELECT * FROM seats WHERE game_id IN ({id_marks}) ORDER BY position", list(by_id)
             )
             for s in seat_rows:
@@ -325,7 +331,7 @@ class Database:
             if rowcount != 1:
                 raise VersionConflict("The game changed meanwhile; nothing was saved.")
             if actions:
-                row = await self._conn.execute_fetchall(
+                row = await self._fetch(
                     "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)
                 )
                 seq = row[0][0]
@@ -343,7 +349,7 @@ class Database:
             if clear_timers:
                 await self._run("DELETE FROM timers WHERE game_id = ?", (game_id,))
             if results:
-                row = await self._conn.execute_fetchall(
+                row = await self._fetch(
                     "SELECT guild_id, kind FROM games WHERE id = ?", (game_id,)
                 )
                 guild_id, kind = row[0]
@@ -366,7 +372,7 @@ class Database:
         await self._run("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def actions(self, game_id: int) -> list[LoggedAction]:
-        rows = await self._conn.execute_fetchall(
+        rows = await self._fetch(
             "SELECT seq, seat, user_id, source, action, created_at FROM actions WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
@@ -374,7 +380,7 @@ class Database:
 
     async def action_at_version(self, game_id: int, version: int) -> LoggedAction | None:
         """The action whose save produced ``version`` (to recognise a repeated click)."""
-        rows = await self._conn.execute_fetchall(
+        rows = await self._fetch(
             "SELECT seq, seat, user_id, source, action, created_at FROM actions WHERE game_id = ? AND version = ?",
             (game_id, version),
         )
@@ -392,18 +398,18 @@ class Database:
         await self._run("DELETE FROM timers WHERE game_id = ? AND purpose = ?", (game_id, purpose))
 
     async def timers(self) -> list[tuple[int, str, float]]:
-        rows = await self._conn.execute_fetchall("SELECT game_id, purpose, deadline FROM timers ORDER BY deadline")
+        rows = await self._fetch("SELECT game_id, purpose, deadline FROM timers ORDER BY deadline")
         return [(r[0], r[1], r[2]) for r in rows]
 
     async def timer(self, game_id: int, purpose: str) -> float | None:
-        rows = await self._conn.execute_fetchall(
+        rows = await self._fetch(
             "SELECT deadline FROM timers WHERE game_id = ? AND purpose = ?", (game_id, purpose)
         )
         return rows[0][0] if rows else None
 
     # -- stats ----------------------------------------------------------------------------
     async def user_stats(self, guild_id: int, user_id: int) -> dict[str, dict[str, int]]:
-        rows = await self._conn.execute_fetchall(
+        rows = await self._fetch(
             "SELECT kind, outcome, COUNT(*) FROM results WHERE guild_id = ? AND user_id = ? GROUP BY kind, outcome",
             (guild_id, user_id),
         )
@@ -413,31 +419,44 @@ class Database:
         return stats
 
     # -- internals ----
+    def _exclusive(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """The connection lock, unless this task already holds it for its transaction."""
+        return contextlib.nullcontext() if _IN_TRANSACTION.get() else self._lock  # type: ignore[return-value]
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        async with self._exclusive():
+            try:
+                return list(await self._conn.execute_fetchall(sql, params))
+            except sqlite3.OperationalError as exc:
+                raise DatabaseUnavailable(f"The database could not be read: {exc}.") from exc
+
     async def _run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        try:
-            cursor = await self._conn.executemany(sql, rows)
-        except sqlite3.OperationalError as exc:
-            raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
-        await cursor.close()
+        async with self._exclusive():
+            try:
+                cursor = await self._conn.executemany(sql, rows)
+            except sqlite3.OperationalError as exc:
+                raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
+            await cursor.close()
 
     async def _run(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
         """Execute one statement and close its cursor (an open cursor blocks COMMIT).
         Returns (rowcount, lastrowid). Operational failures (locked, disk full) become
         DatabaseUnavailable, which the bot explains to the user."""
-        try:
-            cursor = await self._conn.execute(sql, params)
-        except sqlite3.OperationalError as exc:
-            raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
-        try:
-            return cursor.rowcount, cursor.lastrowid
-        finally:
-            await cursor.close()
+        async with self._exclusive():
+            try:
+                cursor = await self._conn.execute(sql, params)
+            except sqlite3.OperationalError as exc:
+                raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
+            try:
+                return cursor.rowcount, cursor.lastrowid
+            finally:
+                await cursor.close()
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self)
 
     async def _seats(self, game_id: int) -> list[SeatRecord]:
-        rows = await self._conn.execute_fetchall(
+        rows = await self._fetch(
             "SELECT * FROM seats WHERE game_id = ? ORDER BY position", (game_id,)
         )
         return [_seat_from_row(r) for r in rows]
@@ -459,19 +478,35 @@ class _Transaction:
 
     def __init__(self, db: Database) -> None:
         self._db = db
+        self._token: contextvars.Token[bool] | None = None
 
     async def __aenter__(self) -> None:
-        await self._db._run("BEGIN IMMEDIATE")
+        await self._db._lock.acquire()
+        self._token = _IN_TRANSACTION.set(True)
+        try:
+            await self._db._run("BEGIN IMMEDIATE")
+        except BaseException:
+            self._release()
+            raise
 
     async def __aexit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
-        if exc is None:
-            try:
-                await self._db._run("COMMIT")
-                return
-            except BaseException:
-                await self._rollback()
-                raise
-        await self._rollback()
+        try:
+            if exc is None:
+                try:
+                    await self._db._run("COMMIT")
+                    return
+                except BaseException:
+                    await self._rollback()
+                    raise
+            await self._rollback()
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        if self._token is not None:
+            _IN_TRANSACTION.reset(self._token)
+            self._token = None
+        self._db._lock.release()
 
     async def _rollback(self) -> None:
         # SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).

@@ -5,7 +5,7 @@ import asyncio
 import pytest
 
 from engine import IllegalAction
-from sessions import NotAllowed, SessionError, StaleAction
+from sessions import Actor, NotAllowed, SessionError, StaleAction
 from sessions.service import TURN_TIMER
 from tests.sessions.conftest import ADMIN, ALICE, BOB, CAROL
 
@@ -200,3 +200,21 @@ async def test_simultaneous_phase_keeps_its_deadline_as_players_submit(service, 
     await service.apply(rec.id, ALICE, "pick:3")
     # The deadline did not move, so the timer says nothing about who picked what.
     assert await service.db.timer(rec.id, TURN_TIMER) == deadline
+
+
+async def test_concurrent_actions_on_different_games_share_one_database_safely(service):
+    """Different games have different locks but one SQLite connection: their transactions
+    must not interleave."""
+    games = []
+    for channel in range(20):
+        host, guest = Actor(100 + channel, "h"), Actor(200 + channel, "g")
+        rec = await service.create("tally", 1, 1000 + channel, host, "target=50")
+        await service.join(rec.id, guest)
+        await service.start(rec.id, host)
+        games.append((rec.id, host, guest))
+    await asyncio.gather(*(service.apply(gid, host, "+2") for gid, host, _ in games))
+    await asyncio.gather(*(service.apply(gid, guest, "+1") for gid, _, guest in games))
+    for gid, _, _ in games:
+        _, game = await service.load(gid)
+        assert game.scores == {"p1": 2, "p2": 1}
+        assert len(await service.db.actions(gid)) == 2
