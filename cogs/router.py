@@ -209,6 +209,8 @@ class Router(commands.Cog):
         if edit:
             await interaction.response.edit_message(**message)
         else:
+            if message.get("view") is None:  # nothing to choose now: send_message refuses view=None
+                message = {k: v for k, v in message.items() if k != "view"}
             await interaction.response.send_message(**message, ephemeral=True)
 
     async def _on_p(self, interaction: discord.Interaction, route: routing.Route) -> None:
