@@ -42,7 +42,7 @@ class Config(commands.Cog):
             parsed = parse_setting(setting, value)
         except ValueError as exc:
             raise SessionError(str(exc)) from None
-        await self.bot.service.db.set_guild_setting(interaction.guild_id or 0, setting, parsed)
+        await self.bot.service.change_setting(interaction.guild_id or 0, setting, parsed)
         shown = SETTINGS[setting].show(parsed)
         await interaction.response.send_message(f"✅ `{setting}` is now **{shown}**.", ephemeral=True)
 
@@ -51,7 +51,7 @@ class Config(commands.Cog):
     async def reset(self, interaction: discord.Interaction, setting: str) -> None:
         if setting not in SETTINGS:
             raise SessionError(f"Unknown setting `{setting}`. Settings: {', '.join(SETTINGS)}.")
-        await self.bot.service.db.reset_guild_setting(interaction.guild_id or 0, setting)
+        await self.bot.service.change_setting(interaction.guild_id or 0, setting, None)
         shown = SETTINGS[setting].show(SETTINGS[setting].default)
         await interaction.response.send_message(f"✅ `{setting}` is back to **{shown}**.", ephemeral=True)
 

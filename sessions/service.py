@@ -65,12 +65,26 @@ class GameService:
         self._clock = clock
         self._seed_source = seed_source
         self._locks: dict[int, asyncio.Lock] = {}
+        self._settings: dict[int, GuildSettings] = {}
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
 
     async def settings(self, guild_id: int) -> GuildSettings:
-        return GuildSettings.from_stored(await self.db.guild_settings(guild_id))
+        """A guild's settings (cached: every change goes through :meth:`change_setting`)."""
+        cached = self._settings.get(guild_id)
+        if cached is None:
+            cached = GuildSettings.from_stored(await self.db.guild_settings(guild_id))
+            self._settings[guild_id] = cached
+        return cached
+
+    async def change_setting(self, guild_id: int, key: str, value: Any | None) -> None:
+        """Store a setting (``None`` resets it to the default)."""
+        if value is None:
+            await self.db.reset_guild_setting(guild_id, key)
+        else:
+            await self.db.set_guild_setting(guild_id, key, value)
+        self._settings.pop(guild_id, None)
 
     # -- lobby ----------------------------------------------------------------------------
     async def create(
@@ -361,7 +375,6 @@ class GameService:
             rec = await self._finish(rec, game, game.result.to_dict())
         else:
             await self._arm_turn_timer(rec, game, previous_to_act)
-            rec = await self.db.load_game(rec.id)
         return Outcome(rec, game, events)
 
     async def _arm_turn_timer(self, rec: GameRecord, game: Game, previous_to_act: list[str]) -> None:
@@ -370,11 +383,10 @@ class GameService:
         if not waiting:
             await self.db.clear_timer(rec.id, TURN_TIMER)
             return
-        current = await self.db.timer(rec.id, TURN_TIMER)
         # In a simultaneous phase the deadline stays put as players submit, so nothing about
         # anyone's (secret) choices can be read from the timer.
         same_phase = len(previous_to_act) > 1 and set(waiting) <= set(previous_to_act)
-        if current is not None and same_phase:
+        if same_phase and await self.db.timer(rec.id, TURN_TIMER) is not None:
             return
         settings = await self.settings(rec.guild_id)
         await self.db.set_timer(rec.id, TURN_TIMER, self._clock() + settings.turn_timeout(rec.kind))

@@ -331,16 +331,13 @@ class Database:
             if rowcount != 1:
                 raise VersionConflict("The game changed meanwhile; nothing was saved.")
             if actions:
-                row = await self._fetch(
-                    "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?", (game_id,)
-                )
-                seq = row[0][0]
+                # seq continues the log; computed in the INSERT itself to save a round trip.
                 await self._run_many(
                     "INSERT INTO actions (game_id, seq, version, seat, user_id, source, action, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM actions WHERE game_id = ?",
                     [
-                        (game_id, seq + i, expected_version + 1, a.seat, a.user_id, a.source, a.action, now)
-                        for i, a in enumerate(actions, start=1)
+                        (game_id, expected_version + 1, a.seat, a.user_id, a.source, a.action, now, game_id)
+                        for a in actions
                     ],
                 )
             if seats is not None:

@@ -147,7 +147,7 @@ async def test_cancel_by_admin(service):
 
 
 async def test_turn_timer_acts_for_the_player_then_hands_the_seat_to_ai(service, clock):
-    await service.db.set_guild_setting(1, "afk_strikes", 2)
+    await service.change_setting(1, "afk_strikes", 2)
     rec = await started(service, "target=40")
     deadline = await service.db.timer(rec.id, TURN_TIMER)
     assert deadline == clock.now + 300  # games without their own setting get 300 s
@@ -181,8 +181,8 @@ async def test_acting_resets_the_timeout_count(service, clock):
 
 
 async def test_abandon_policy_ends_the_game(service, clock):
-    await service.db.set_guild_setting(1, "afk_strikes", 1)
-    await service.db.set_guild_setting(1, "afk_action", "abandon")
+    await service.change_setting(1, "afk_strikes", 1)
+    await service.change_setting(1, "afk_action", "abandon")
     rec = await started(service)
     clock.now = await service.db.timer(rec.id, TURN_TIMER)
     out = await service.on_timer(rec.id, TURN_TIMER)

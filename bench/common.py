@@ -1,0 +1,50 @@
+"""Small shared helpers for the bench scripts: percentiles, RSS, the results file, tables."""
+
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+RESULTS = Path(__file__).resolve().parent / "results.json"
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-quantile (0..1) of values, nearest-rank."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def rss_kib() -> int:
+    """Resident memory of this process in KiB (Linux)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def merge_results(key: str, data: dict[str, Any]) -> None:
+    existing: dict[str, Any] = {}
+    if RESULTS.exists():
+        try:
+            existing = json.loads(RESULTS.read_text())
+        except json.JSONDecodeError:
+            existing = {}
+    existing[key] = data
+    RESULTS.write_text(json.dumps(existing, indent=2, sort_keys=True))
+
+
+def print_rows(title: str, rows: list[tuple[str, str]]) -> None:
+    width = max(len(k) for k, _ in rows) + 2
+    print(title)
+    print(f"{'measure':<{width}}| value")
+    print(f"{'-' * width}+{'-' * 40}")
+    for k, v in rows:
+        print(f"{k:<{width}}| {v}")

@@ -1,0 +1,239 @@
+"""Platform benchmark: sessions + SQLite throughput and latency, memory per game, the bot's
+round trip through simcord, and startup with many active games.
+
+    python -m bench.platform [--quick]
+
+Every figure uses the real storage code on a temporary SQLite file (WAL) and one event loop,
+so "per second" means one core. Results are merged into bench/results.json under "platform".
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import render  # noqa: E402
+from bench.common import median, merge_results, pct, print_rows, rss_kib  # noqa: E402
+from engine import registry  # noqa: E402
+from sessions import Actor, GameService  # noqa: E402
+from storage import Database  # noqa: E402
+
+KIND = "ninesons"  # the cheapest real game: the figures are about the platform, not the rules
+
+
+async def _open_games(
+    service: GameService, n: int, first_channel: int, users: dict[int, dict[str, Actor]] | None = None
+) -> list[int]:
+    """Start ``n`` two-human games; record who sits where in ``users`` (game -> seat -> actor)."""
+    ids = []
+    for i in range(n):
+        channel = first_channel + i
+        a, b = Actor(2 * channel + 1, f"a{channel}"), Actor(2 * channel + 2, f"b{channel}")
+        rec = await service.create(KIND, guild_id=1, channel_id=channel, host=a)
+        await service.join(rec.id, b)
+        await service.start(rec.id, a)
+        ids.append(rec.id)
+        if users is not None:
+            users[rec.id] = {"p1": a, "p2": b}
+    return ids
+
+
+async def throughput(concurrent_games: int, actions: int, seed: int = 1, in_flight: int = 1) -> dict[str, Any]:
+    """Apply ``actions`` random legal moves spread over ``concurrent_games`` active games, each
+    action loaded, played, saved and rendered as text, like a click; ``in_flight`` clicks are
+    handled at once (they share one SQLite connection, so a burst queues)."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = await Database.open(Path(tmp) / "bench.sqlite3")
+        service = GameService(db)
+        users: dict[int, dict[str, Actor]] = {}
+        ids = await _open_games(service, concurrent_games, 10_000, users)
+        next_channel = 10_000 + concurrent_games
+        latencies: list[float] = []
+        refused = 0
+        in_flight = min(in_flight, concurrent_games)
+
+        games: dict[int, Any] = {}  # the bench's own copy of each game, to pick legal moves
+
+        async def one_click() -> None:
+            nonlocal next_channel, refused
+            gid = rng.choice(ids)
+            game = games.get(gid)
+            if game is None:
+                _, game = await service.load(gid)
+                games[gid] = game
+            if game.is_over:
+                # Finished: replace it by a new game so the number of active games stays put.
+                ids.remove(gid)
+                ids.extend(await _open_games(service, 1, next_channel, users))
+                next_channel += 1
+                return
+            seat = game.to_act()[0]
+            action = rng.choice(game.legal_actions(seat))
+            start = time.perf_counter()  # from here on: what a click costs the bot
+            try:
+                outcome = await service.apply(gid, users[gid][seat], action)
+            except Exception:
+                refused += 1  # another click on the same game got there first
+                games.pop(gid, None)
+                return
+            render.render_text(KIND, outcome.game.view(None), outcome.names)
+            latencies.append(time.perf_counter() - start)
+            games[gid] = outcome.game
+
+        started = time.perf_counter()
+        while len(latencies) < actions:
+            await asyncio.gather(*(one_click() for _ in range(in_flight)))
+        elapsed = time.perf_counter() - started
+        await db.close()
+    return {
+        "games": concurrent_games,
+        "in_flight": in_flight,
+        "actions": len(latencies),
+        "refused_races": refused,
+        "actions_per_s": len(latencies) / elapsed,
+        "latency_ms_median": median(latencies) * 1000,
+        "latency_ms_p99": pct(latencies, 0.99) * 1000,
+    }
+
+
+async def memory_per_game(n: int) -> dict[str, Any]:
+    """RSS growth per active game held by a running service (locks, SQLite page cache)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = await Database.open(Path(tmp) / "mem.sqlite3")
+        service = GameService(db)
+        await _open_games(service, 10, 0)
+        gc.collect()
+        before = rss_kib()
+        ids = await _open_games(service, n, 100)
+        for gid in ids:  # touch every game once, as clicks would
+            await service.load(gid)
+        gc.collect()
+        after = rss_kib()
+        await db.close()
+    return {"games": n, "rss_kib_per_game": (after - before) / n}
+
+
+async def startup(n_games: int) -> dict[str, Any]:
+    """Time from create_bot to ready (setup_hook: migrations, cogs, sync check, timers
+    re-armed) against simcord, with ``n_games`` active games and their timers in the file."""
+    import simcord
+
+    from bot import create_bot
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "start.sqlite3"
+        db = await Database.open(path)
+        await _open_games(GameService(db), n_games, 0)
+        timers = len(await db.timers())
+        await db.close()
+        bot = create_bot(database_path=path)
+        started = time.perf_counter()
+        async with simcord.run(bot):
+            ready = time.perf_counter() - started
+            armed = bot.timers.pending
+    return {"games": n_games, "timers_in_db": timers, "timers_armed": armed, "startup_s": ready}
+
+
+async def bot_round_trip(samples: int) -> dict[str, Any]:
+    """A game action (a board button click: load, play, save, render, edit the board) against a
+    no-op slash command, both through simcord's in-memory Discord."""
+    import discord
+    import simcord
+
+    from bot import create_bot
+
+    with tempfile.TemporaryDirectory() as tmp:
+        bot = create_bot(database_path=Path(tmp) / "rt.sqlite3")
+
+        @bot.tree.command(name="noop", description="bench: answers at once")
+        async def noop(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("ok", ephemeral=True)
+
+        async with simcord.run(bot) as env:
+            guild = env.create_guild()
+            alice = guild.add_member(env.create_user("alice"))
+            bob = guild.add_member(env.create_user("bob"))
+            noop_times, action_times = [], []
+            for _ in range(samples):
+                t = time.perf_counter()
+                await alice.slash(guild.create_text_channel("noop") if not noop_times else channel0, "noop")
+                noop_times.append(time.perf_counter() - t)
+                if len(noop_times) == 1:
+                    channel0 = guild.create_text_channel("n0")
+            games_channel = guild.create_text_channel("games")
+            await alice.slash(games_channel, "game new", game="tally" if False else "ninesons")
+            await bob.click(games_channel.last_message, label="Join")
+            await alice.click(games_channel.last_message, label="Start")
+            rng = random.Random(3)
+            while len(action_times) < samples:
+                rec = await bot.service.db.active_game_in_channel(games_channel.id)
+                if rec is None:
+                    await alice.slash(games_channel, "game new", game="ninesons")
+                    await bob.click(games_channel.last_message, label="Join")
+                    await alice.click(games_channel.last_message, label="Start")
+                    continue
+                _, game = await bot.service.load(rec.id)
+                seat = game.to_act()[0]
+                who = alice if rec.seat("p1").seat == seat else bob
+                action = rng.choice(game.legal_actions(seat))
+                t = time.perf_counter()
+                await who.slash(games_channel, "play", action=action)
+                action_times.append(time.perf_counter() - t)
+    ratio = median(action_times) / median(noop_times)
+    return {
+        "noop_ms_median": median(noop_times) * 1000,
+        "action_ms_median": median(action_times) * 1000,
+        "action_ms_p99": pct(action_times, 0.99) * 1000,
+        "ratio": ratio,
+    }
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer actions and games (smoke run)")
+    ap.add_argument("--no-json", action="store_true")
+    args = ap.parse_args(argv)
+    registry.load_builtin_games()
+    quick = args.quick
+    results: dict[str, Any] = {"throughput": []}
+    actions = 300 if quick else 3000
+    for games in (1, 100, 1000):
+        results["throughput"].append(asyncio.run(throughput(games, actions)))
+    results["throughput"].append(asyncio.run(throughput(1000, actions, in_flight=8)))
+    results["memory"] = asyncio.run(memory_per_game(200 if quick else 1000))
+    results["startup"] = asyncio.run(startup(100 if quick else 1000))
+    results["round_trip"] = asyncio.run(bot_round_trip(20 if quick else 100))
+
+    rows = []
+    for t in results["throughput"]:
+        rows.append((f"actions/s, {t['games']} games, {t['in_flight']} in flight",
+                     f"{t['actions_per_s']:.0f}  (median {t['latency_ms_median']:.1f} ms, "
+                     f"p99 {t['latency_ms_p99']:.1f} ms)"))
+    m = results["memory"]
+    rows.append((f"RSS per active game ({m['games']} games)", f"{m['rss_kib_per_game']:.1f} KiB"))
+    s = results["startup"]
+    rows.append((f"startup with {s['games']} active games", f"{s['startup_s']:.2f} s "
+                 f"({s['timers_armed']}/{s['timers_in_db']} timers re-armed)"))
+    r = results["round_trip"]
+    rows.append(("simcord round trip: /play vs no-op", f"{r['action_ms_median']:.1f} ms vs "
+                 f"{r['noop_ms_median']:.1f} ms = {r['ratio']:.2f}x (p99 {r['action_ms_p99']:.1f} ms)"))
+    print_rows("Platform bench (sessions + SQLite + text render, one core)" + (" [quick]" if quick else ""), rows)
+    if not args.no_json:
+        merge_results("platform", results)
+    return results
+
+
+if __name__ == "__main__":
+    main()
