@@ -1,0 +1,188 @@
+"""Dragon Farkle on the board message.
+
+- One toggle button per die of the current roll, then a "Keep … (+N)" button that is enabled
+  only when the toggled dice are a legal scoring selection (its label shows the value).
+- A move menu (cogs.menu) for the other public actions: Recruit / Brawl → target / Final
+  Battle, Roll again / Stop, the Rally choice, the defender's "Let the Brawl begin".
+- ``announce``: a short channel message that pings a human Brawl defender when it becomes their
+  move (editing the board never notifies anyone); the board's buttons are then theirs.
+
+Magic Items never appear here: every item action is private in the engine
+(``is_private_action``), so the platform offers it only in its owner's DM / ephemeral prompt.
+
+The toggle state lives in the board message's custom_ids: die ``i``'s button carries the mask
+the selection would have after toggling ``i`` (``dt:<id>:x:tog:<version>:<mask>``), so a click
+needs no memory, survives a restart and an old board is recognised by its version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs import routing
+from cogs.components import Layout
+from engine import Event
+from sessions import NotAllowed, SessionError, StaleAction
+
+if TYPE_CHECKING:
+    from bot import DragonTavern
+    from engine.farkle import FarkleGame
+    from storage import GameRecord
+
+TOGGLE = "tog"
+KEEP_HINT = "keep"  # the disabled Keep button (no legal selection yet)
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+KEEP_ROW = 1  # dice fill row 0 (and the 6th die row 1); the Keep button sits on row 1
+
+
+# -- dice toggles ----------------------------------------------------------------------------
+def _keeps(game: FarkleGame, seat: str) -> dict[tuple[int, ...], str]:
+    """Legal keep selections of ``seat`` now, by their sorted dice values."""
+    out = {}
+    for action in game.legal_actions(seat):
+        if action.startswith("keep:"):
+            out[tuple(sorted(int(x) for x in action[5:].split(",")))] = action
+    return out
+
+
+def selection(roll: Sequence[int], mask: int) -> tuple[int, ...]:
+    """The dice values picked by ``mask`` (bit i = die i of the roll as shown, sorted)."""
+    return tuple(sorted(v for i, v in enumerate(roll) if mask >> i & 1))
+
+
+def _roll_of(game: FarkleGame) -> list[int] | None:
+    view = game.view(None)
+    if view["phase"] != "roll" or not view["roll"]:
+        return None
+    return list(view["roll"])
+
+
+def board_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int, mask: int = 0) -> list[discord.ui.Item]:
+    """Dice toggles and the Keep button while ``seat`` chooses dice to set aside."""
+    roll = _roll_of(game)
+    keeps = _keeps(game, seat) if roll else {}
+    if not roll or not keeps:
+        return []
+    mask &= (1 << len(roll)) - 1
+    # A die that is in no legal selection (a lone 3, say) can never be kept: disable it.
+    useful = {v for sel in keeps for v in sel}
+    items: list[discord.ui.Item] = []
+    for i, value in enumerate(roll):
+        on = bool(mask >> i & 1)
+        items.append(discord.ui.Button(
+            label=f"{DIE_FACES[value - 1]} {value}{' ✓' if on else ''}",
+            style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
+            custom_id=routing.make(rec.id, "x", TOGGLE, f"{version}:{mask ^ (1 << i)}"),
+            disabled=value not in useful and not on,
+            row=i // 5,
+        ))
+    chosen = selection(roll, mask)
+    action = keeps.get(chosen)
+    if action is not None:
+        # A legal selection: the platform's direct action button plays it (version-checked).
+        items.append(discord.ui.Button(
+            label=game.describe_action(seat, action)[:80], style=discord.ButtonStyle.primary,
+            custom_id=routing.make(rec.id, "a", version, action), row=KEEP_ROW,
+        ))
+    else:
+        label = "Keep: pick scoring dice" if not chosen else f"Keep {' '.join(map(str, chosen))}: not a scoring set"
+        items.append(discord.ui.Button(
+            label=label, style=discord.ButtonStyle.secondary, disabled=True,
+            custom_id=routing.make(rec.id, "x", KEEP_HINT, f"{version}:{mask}"), row=KEEP_ROW,
+        ))
+    return items
+
+
+def _is_own_item(custom_id: str, game_id: int) -> bool:
+    """Whether a board component was made by board_rows (toggles and the Keep button)."""
+    if custom_id.startswith(f"{routing.PREFIX}:{game_id}:x:"):
+        return True
+    route = routing.parse(custom_id)
+    return route is not None and route.verb == "a" and route.arg(1).startswith("keep:")
+
+
+def _with_rows(message: discord.Message, rows: list[discord.ui.Item], game_id: int) -> Layout:
+    """The board's components with our toggle rows replaced (the menu and the rest stay)."""
+    layout = Layout()
+    for item in rows:
+        layout.add_item(item)
+    for item in discord.ui.View.from_message(message, timeout=None).children:
+        if not _is_own_item(str(getattr(item, "custom_id", "") or ""), game_id):
+            layout.add_item(item)
+    return layout
+
+
+async def _on_toggle(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+    version_text, _, mask_text = route.arg(1).partition(":")
+    rec, game = await bot.service.load(route.game_id)
+    seat = rec.seat_of_user(interaction.user.id)
+    if seat is None:
+        raise NotAllowed("You are not playing in this game.")
+    if game is None or rec.status != "active" or game.is_over:
+        raise SessionError("This game is not running.")
+    if seat.seat not in game.to_act():
+        raise SessionError("It is not your turn.")
+    if not version_text.isdigit() or int(version_text) != rec.version or not mask_text.isdigit():
+        raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
+    rows = board_rows(rec, game, seat.seat, rec.version, int(mask_text))
+    if not rows or interaction.message is None:
+        raise StaleAction("There are no dice to pick right now.")
+    await interaction.response.edit_message(view=_with_rows(interaction.message, rows, rec.id))
+    # A move may have been saved while we answered: then our edit put old buttons back, so
+    # draw the current board over it.
+    latest, latest_game = await bot.service.load(rec.id)
+    if latest.version != rec.version and latest_game is not None:
+        await interaction.edit_original_response(**await bot.presenter.board_message(latest, latest_game))
+
+
+async def _on_keep_hint(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+    # The button is disabled; a client that still sends the click gets the rule.
+    raise SessionError("Pick dice that score (1s, 5s, three of a kind…) before keeping them.")
+
+
+HANDLERS: dict[str, Any] = {TOGGLE: _on_toggle, KEEP_HINT: _on_keep_hint}
+
+
+# -- the move menu ---------------------------------------------------------------------------
+def menu_path(game: FarkleGame, seat: str, action: str) -> list[str]:
+    """Where a public action sits in the board menu (labels may name players as {p2})."""
+    head, _, arg = action.partition(":")
+    label = game.describe_action(seat, action)
+    legal = game.legal_actions(seat)
+    if head == "keep":
+        # The dice toggles are the main way; the list helps on small screens.
+        if sum(a.startswith("keep:") for a in legal) == 1:
+            return [label]
+        return ["Keep from a list…", label]
+    if head == "brawl":
+        if sum(a.startswith("brawl:") for a in legal) == 1:
+            return [label]
+        return ["Brawl…", label.removeprefix("Brawl ")]
+    if head == "companion" and arg.isdigit():  # Tinkerer: one entry per die value
+        companion = label.split(":", 1)[0]
+        return [f"{companion}: reroll a die…", f"Reroll a {arg}"]
+    return [label]
+
+
+# -- pinging the Brawl defender --------------------------------------------------------------
+def announce(rec: GameRecord, game: FarkleGame, events: list[Event]) -> str | None:
+    """Ping a human Brawl defender when it becomes their move (from public facts only)."""
+    view = game.view(None)
+    defender = view.get("defender")
+    if view["action"] != "brawl" or not defender or game.to_act() != [defender]:
+        return None
+    seat = next((s for s in rec.seats if s.seat == defender), None)
+    if seat is None or seat.is_ai or seat.user_id is None:
+        return None
+    attacker = view["current"]
+    mention = f"<@{seat.user_id}>"
+    if any(e.kind == "attack_done" for e in events):
+        return (f"🛡️ {mention}, you defend against {{{attacker}}}'s Brawl attack score of "
+                f"{view['attack_score']:,}: your dice and Roll / Stop buttons are on the board.")
+    if view["phase"] == "react" and any(e.kind == "action" and e.data.get("action") == "brawl" for e in events):
+        return (f"🛡️ {mention}, {{{attacker}}} brawls with you! Answer on the board "
+                "(your Magic Items are in your private prompt).")
+    return None

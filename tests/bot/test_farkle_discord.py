@@ -1,0 +1,278 @@
+"""Dragon Farkle through the real discord.py client against simcord's in-memory Discord.
+
+Two humans (alice by DM, bob with closed DMs) and an easy AI play a whole game through the
+board: dice toggles and the Keep button, the Brawl target select, the defender's ping and
+buttons, Roll / Stop / Rally buttons, the Final Battle, and the private prompts (DM select or
+the ephemeral "Show my hand" button) for item discards and claims.
+
+To keep the game to a few seconds the Final Battle threshold is lowered (monkeypatched: the
+engine has no option for it) and the humans follow a simple plan: alice brawls bob at once,
+everyone banks early, and whoever may attack the dragon does.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import discord
+import pytest
+
+import engine.farkle.ai as farkle_ai
+import engine.farkle.game as farkle_game
+import sessions.service
+from engine.farkle.cards import default_cards
+from tests.bot.helpers import button_labels, private_replies, public_channel_text, select_values, texts_of
+
+BATTLE_AT = 1000  # instead of 5,000 soldiers
+SEED = int(os.environ.get("FARKLE_TEST_SEED", "3"))
+HAND = "🔒 Show my hand / plan"
+ITEM_NAMES = {card.id: card.name for card in default_cards().items}
+
+
+@pytest.fixture
+def world(simcord_env, simcord_bot, monkeypatch):
+    monkeypatch.setattr(farkle_game, "KEEP_MIN_ARMY", BATTLE_AT)
+    monkeypatch.setattr(farkle_ai, "KEEP_MIN_ARMY", BATTLE_AT)
+    # A fixed game seed: the same dice every run (the plan below copes with any dice, but the
+    # checks of the first Brawl want a first roll with a triple).
+    monkeypatch.setattr(sessions.service.secrets, "randbits", lambda bits: SEED)
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "dave")}
+    return simcord_env, simcord_bot, channel, members
+
+
+def buttons(message) -> list[dict[str, Any]]:
+    out = []
+    for row in message.components:
+        row = row.to_dict() if hasattr(row, "to_dict") else row
+        out += [c for c in row.get("components", []) if c.get("type") == 2]
+    return out
+
+
+def options(message) -> list[dict[str, Any]]:
+    out = []
+    for row in message.components:
+        row = row.to_dict() if hasattr(row, "to_dict") else row
+        out += [o for c in row.get("components", []) if c.get("type") == 3 for o in c.get("options", [])]
+    return out
+
+
+def button(message, starts: str) -> dict[str, Any]:
+    found = [b for b in buttons(message) if b.get("label", "").startswith(starts)]
+    assert found, f"no button {starts!r} among {button_labels(message)}"
+    return found[0]
+
+
+class Table:
+    """The test's hands on the game: the board message, the members by seat, the database."""
+
+    def __init__(self, env, bot, channel, members, gid: int) -> None:
+        self.env, self.bot, self.channel, self.m, self.gid = env, bot, channel, members, gid
+        self.by_seat = {"p1": members["alice"], "p2": members["bob"]}
+        self.brawled = False
+        self.seen: list[str] = []  # every public board state, as text and button labels
+
+    async def record(self) -> None:
+        board = await self.board()
+        self.seen += [texts_of(board), *button_labels(board)]
+
+    async def load(self):
+        return await self.bot.service.load(self.gid)
+
+    async def board(self) -> discord.Message:
+        rec, _ = await self.load()
+        return next(msg for msg in self.channel.history() if msg.id == rec.board_message_id)
+
+    async def click(self, member, starts: str, *, opens_menu: bool = False):
+        board = await self.board()
+        result = await member.click(board, custom_id=button(board, starts)["custom_id"])
+        if not opens_menu:
+            assert private_replies(result) == [], private_replies(result)
+        return result
+
+    async def private_choice(self, seat: str, game) -> None:
+        """Claims and discards are private: alice answers her DM, bob uses the board button."""
+        legal = game.legal_actions(seat)
+        member = self.m["alice"] if seat == "p1" else self.m["bob"]
+        if seat == "p1":
+            prompt = member.user.dm_channel.last_message
+            assert set(select_values(prompt)) == set(legal)
+            await member.user.select(prompt, [legal[0]])
+        else:
+            result = await member.click(await self.board(), label=HAND)
+            assert result.ephemeral and set(select_values(result.response)) == set(legal)
+            await member.select(result.response, [legal[0]])
+
+    async def keep_with_toggles(self, member, game, seat: str) -> None:
+        """Toggle the dice of the best scoring selection, check the Keep label, confirm."""
+        view = game.view(None)
+        roll = view["roll"]
+        keeps = [a for a in game.legal_actions(seat) if a.startswith("keep:")]
+        best = max(keeps, key=lambda a: (farkle_game.score(tuple(map(int, a[5:].split(","))), game.table), len(a)))
+        wanted = [int(x) for x in best[5:].split(",")]
+        mask, used = 0, set()
+        rec, _ = await self.load()
+        for value in wanted:
+            i = next(j for j, v in enumerate(roll) if v == value and j not in used)
+            used.add(i)
+            mask ^= 1 << i
+            board = await self.board()
+            result = await member.click(board, custom_id=f"dt:{self.gid}:x:tog:{rec.version}:{mask}")
+            assert private_replies(result) == []
+        board = await self.board()
+        keep = button(board, "Keep ")
+        assert keep["label"] == game.describe_action(seat, best) and not keep.get("disabled")
+        await member.click(board, custom_id=keep["custom_id"])
+
+    async def step(self) -> None:
+        """One human action chosen by a simple plan, through the board where it can be."""
+        await self._step()
+        await self.record()
+
+    async def _step(self) -> None:
+        rec, game = await self.load()
+        to_act = game.to_act()
+        view = game.view(None)
+        phase = view["phase"]
+        if phase in ("claim", "discard"):
+            for seat in to_act:
+                await self.private_choice(seat, game)
+            return
+        (seat,) = to_act
+        member = self.by_seat[seat]
+        legal = game.legal_actions(seat)
+        if phase == "choose":
+            if "battle" in legal:
+                await self.click(member, "Final Battle")
+            elif seat == "p1" and not self.brawled:
+                self.brawled = True
+                result = await self.click(member, "Brawl…", opens_menu=True)
+                target = next(o for o in options(result.response) if o["label"].startswith("bob"))
+                await member.select(result.response, [target["value"]])
+            elif view["armies"]["p3"] >= BATTLE_AT - 300:  # keep the AI from the dragon
+                result = await self.click(member, "Brawl…", opens_menu=True)
+                target = next(o for o in options(result.response) if o["label"].startswith("AI"))
+                await member.select(result.response, [target["value"]])
+            else:
+                await self.click(member, "Recruit")
+        elif phase == "react":
+            await self.click(member, "Let the Brawl begin")
+        elif phase == "roll":
+            if any(a.startswith("keep:") for a in legal):
+                await self.keep_with_toggles(member, game, seat)
+            else:
+                await self.click(member, game.describe_action(seat, "accept"))
+        elif phase == "rally":
+            await self.click(member, game.describe_action(seat, "rally:double"))
+        elif phase == "decide":
+            enough = view["turn_total"] >= (250 if view["action"] == "brawl" else 400)
+            if view["action"] == "recruit" and view["armies"][seat] + view["turn_total"] >= BATTLE_AT:
+                enough = True
+            if 0 < view["pool"] < 3 or enough:
+                await self.click(member, "Stop")
+            else:
+                await self.click(member, "Roll")
+        elif phase == "battle":
+            await self.click(member, "Roll")
+        else:  # pragma: no cover - a phase the plan does not know
+            raise AssertionError(phase)
+
+
+async def test_three_seat_game_with_a_brawl_and_the_final_battle(world):
+    env, bot, channel, m = world
+    alice, bob, dave = m["alice"], m["bob"], m["dave"]
+    await alice.slash(channel, "game new", game="farkle", options="first_player=lobby max_rounds=60")
+    lobby = channel.last_message
+    gid = int(button(lobby, "Join")["custom_id"].split(":")[1])
+    await bob.click(lobby, label="Join")
+    await alice.select(channel.last_message, ["easy"], custom_id=f"dt:{gid}:ai")
+    env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", status=403, code=50007,
+                     message="Cannot send messages to this user", times=None)
+    await alice.click(channel.last_message, label="Start")
+    table = Table(env, bot, channel, m, gid)
+    board = await table.board()
+    text = texts_of(board)
+    assert "Private prompts by DM: alice" in text and "DMs closed for bob" in text
+    # alice (first in lobby order) chooses: Recruit, Brawl… (two targets -> a private select), Final Battle not yet.
+    assert button_labels(board)[:2] == ["Brawl…", "Recruit soldiers"] and HAND in button_labels(board)
+
+    # bob's hand is private: only the ephemeral "Show my hand" shows it, by name.
+    rec, game = await table.load()
+    bob_item = ITEM_NAMES[game.s["hands"]["p2"][0]]
+    result = await bob.click(board, label=HAND)
+    assert result.ephemeral and f"Your Magic Items: {bob_item}" in texts_of(result.response)
+    assert "only you see this" in texts_of(result.response)
+
+    # alice brawls bob (Brawl… opens a private select of targets). bob holds his starting item,
+    # so he may answer first: he is pinged, and the board's button is his.
+    await table.step()
+    rec, game = await table.load()
+    assert game.view(None)["defender"] == "p2" and game.to_act() == ["p2"]
+    ping = channel.last_message
+    assert ping.id != rec.board_message_id
+    assert ping.content.startswith(f"🛡️ <@{bob.id}>, alice brawls with you!")
+    assert button_labels(await table.board()) == ["Let the Brawl begin", HAND]
+    await table.step()
+
+    # alice's attack roll: the dice are toggles; nobody else may touch them.
+    rec, game = await table.load()
+    assert game.to_act() == ["p1"] and game.view(None)["phase"] == "roll"
+    board = await table.board()
+    toggle = next(b for b in buttons(board) if ":x:tog:" in b["custom_id"] and not b.get("disabled"))
+    for member, refusal in ((dave, "You are not playing in this game."), (bob, "It is not your turn.")):
+        result = await member.click(board, custom_id=toggle["custom_id"])
+        assert private_replies(result) == [f"⚠️ {refusal}"]
+    assert buttons(await table.board()) == buttons(board)  # nothing changed
+    # Nothing toggled yet: Keep is disabled. A die that scores only with others (one die of
+    # a triple) cannot be kept alone either.
+    assert button(board, "Keep").get("disabled")
+    roll = game.view(None)["roll"]
+    keeps = {a for a in game.legal_actions("p1") if a.startswith("keep:")}
+    useful = {int(x) for a in keeps for x in a[5:].split(",")}
+    partial = [i for i, v in enumerate(roll) if v in useful and f"keep:{v}" not in keeps]
+    assert partial, f"pick a seed whose first roll has a triple: {roll}"
+    await alice.click(board, custom_id=f"dt:{gid}:x:tog:{rec.version}:{1 << partial[0]}")
+    assert button(await table.board(), "Keep ").get("disabled")
+    await alice.click(await table.board(), custom_id=f"dt:{gid}:x:tog:{rec.version}:0")
+    while game.view(None)["actor"] == "p1" and not game.is_over:
+        await table.step()
+        rec, game = await table.load()
+
+    # The attack is over: bob defends (he holds an item, so even a Farkle waits for him). He is
+    # pinged, and the board's dice and Roll / Stop buttons are his.
+    assert game.to_act() == ["p2"] and game.view(None)["action"] == "brawl"
+    ping = channel.last_message
+    assert ping.id != rec.board_message_id
+    assert ping.content.startswith(f"🛡️ <@{bob.id}>, you defend against alice's Brawl attack score of")
+    board = await table.board()
+    assert "▶ <@" + str(bob.id) + ">" in texts_of(board)
+    first = next(b for b in buttons(board) if b["custom_id"] != f"dt:{gid}:hand" and not b.get("disabled"))
+    result = await alice.click(board, custom_id=first["custom_id"])
+    assert private_replies(result) == ["⚠️ It is not your turn."]
+
+    # Play on to the end of the game.
+    for _ in range(2000):
+        rec, game = await table.load()
+        if game.is_over:
+            break
+        await table.step()
+    rec, game = await table.load()
+    assert game.is_over and rec.status == "finished"
+    log = [(a.seat, a.action) for a in await bot.service.db.actions(gid)]
+    assert ("p1", "brawl:p2") in log
+    assert ("p1", "battle") in log or ("p2", "battle") in log  # a human fought the Final Battle
+    public = "\n".join([public_channel_text(channel), *table.seen])
+    assert "marches on the Dragon's Keep!" in public
+    board = await table.board()
+    assert "Result" in texts_of(board) and "{p" not in public
+    if game.result.winners and game.view(None)["winner"]:
+        winner = {"p1": "alice", "p2": "bob"}.get(game.result.winners[0], "AI 1 (easy)")
+        assert f"{winner} slew the dragon" in texts_of(board)
+    # No Magic Item name ever reached the channel, except items played face up (rule: public).
+    used = {a.action.split(":")[1] for a in await bot.service.db.actions(gid) if a.action.startswith("use:")}
+    leaked = [name for item, name in ITEM_NAMES.items() if item not in used and name in public]
+    assert leaked == []
+    assert "You drew" not in public and "You discard" not in public
+    assert "Your secret choices and hand will arrive here." in alice.user.dm_channel.history()[0].content
