@@ -1,0 +1,139 @@
+"""``python bot.py`` as a separate process against an in-test FakeDiscord (shared by the wire
+tests that kill the real bot with SIGKILL and start it again).
+
+The process finds the fake through ``DT_FAKE_DISCORD_URL`` (bot.py -> tests/wire/patch_client)
+and keeps its SQLite file in the test's tmp_path, so a restarted process sees exactly what the
+killed one committed. Everything it logs (INFO) goes to one file, appended across restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+
+from tests.wire.fake_discord import FakeDiscord, FakeInteraction
+
+ROOT = Path(__file__).resolve().parents[2]
+# bot.py's setup_hook logs this once per start, after re-arming the stored turn timers.
+READY_LINE = re.compile(r"ready to serve: (\d+) games known, (\d+) timers re-armed")
+
+
+class BotProcess:
+    """One bot (``python bot.py``) that can be started, SIGKILLed and started again."""
+
+    def __init__(self, fake: FakeDiscord, guild_id: int, workdir: Path) -> None:
+        self.fake = fake
+        self.database_path = workdir / "bot.sqlite3"
+        self.log_path = workdir / "bot.log"
+        self.env = {
+            **os.environ,
+            "PYTHONPATH": str(ROOT),
+            "DT_FAKE_DISCORD_URL": fake.base_url,
+            "DISCORD_TOKEN": "fake-token",
+            "DEV_GUILD_ID": str(guild_id),
+            "DATABASE_PATH": str(self.database_path),
+            "LOG_LEVEL": "INFO",
+        }
+        self.process: asyncio.subprocess.Process | None = None
+        self.starts = 0
+        self.kills = 0
+
+    async def start(self, timeout: float = 20.0) -> None:
+        """Spawn the process and wait until it has IDENTIFIED (READY and GUILD_CREATE follow on
+        the same socket, so interactions injected afterwards reach a ready client)."""
+        identified = len(self.fake.identify_payloads)
+        with self.log_path.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "bot.py", cwd=ROOT, env=self.env, stdout=log, stderr=log
+            )
+        process = self.process
+        await self.fake.wait_until(
+            lambda: (len(self.fake.identify_payloads) > identified and any(s.identified for s in self.fake.sessions))
+            or process.returncode is not None,
+            timeout=timeout,
+            what="bot.py to IDENTIFY",
+        )
+        assert process.returncode is None, self.log_tail()
+        self.starts += 1
+
+    async def kill(self) -> None:
+        """SIGKILL: no close frame, no cleanup, no flush; wait until the fake saw the socket die."""
+        assert self.process is not None and self.process.returncode is None
+        self.process.send_signal(signal.SIGKILL)
+        await self.process.wait()
+        self.kills += 1
+        await self.fake.wait_until(lambda: not self.fake.sessions, timeout=5, what="the dead socket to close")
+
+    async def stop(self) -> None:
+        """End the process if it still runs (SIGTERM, then SIGKILL after 10 s)."""
+        process = self.process
+        if process is None or process.returncode is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), 10)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def log_tail(self, chars: int = 3000) -> str:
+        return self.log_text()[-chars:]
+
+    def timers_rearmed(self) -> list[int]:
+        """The "timers re-armed" count of every start so far, in order."""
+        return [int(m.group(2)) for m in READY_LINE.finditer(self.log_text())]
+
+    # -- the database the process writes (read-only from the test) ------------------------------
+    def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        connection = sqlite3.connect(f"file:{self.database_path}?mode=ro", uri=True, timeout=5)
+        try:
+            return connection.execute(sql, params).fetchall()
+        finally:
+            connection.close()
+
+    def execute(self, sql: str, *params: Any) -> None:
+        """Write to the database; only while the process is down (it owns the file otherwise)."""
+        assert self.process is None or self.process.returncode is not None, "the bot is running"
+        connection = sqlite3.connect(self.database_path, timeout=5)
+        try:
+            with connection:
+                connection.execute(sql, params)
+        finally:
+            connection.close()
+
+
+async def wait_done(fake: FakeDiscord, interaction: FakeInteraction, *, followups: int = 0,
+                    timeout: float = 10.0) -> FakeInteraction:
+    """Until the bot answered ``interaction`` (its callback, plus ``followups`` followups)."""
+    await interaction.wait_callback(timeout=timeout)
+    if followups:
+        await interaction.wait_followup(followups, timeout=timeout)
+    return interaction
+
+
+def custom_ids(message: dict[str, Any]) -> list[str]:
+    return [item.get("custom_id", "") for row in message.get("components") or []
+            for item in row.get("components", [])]
+
+
+def components(message: dict[str, Any]) -> list[dict[str, Any]]:
+    return [item for row in message.get("components") or [] for item in row.get("components", [])]
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """Content, embed titles, descriptions, fields and footers of a stored message, as one string."""
+    parts = [message.get("content") or ""]
+    for embed in message.get("embeds") or []:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f.get('name')}: {f.get('value')}" for f in embed.get("fields") or []]
+        parts.append((embed.get("footer") or {}).get("text") or "")
+    return "\n".join(p for p in parts if p)

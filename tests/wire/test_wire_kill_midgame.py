@@ -1,0 +1,226 @@
+"""``kill -9`` the real bot in the middle of a game, for every game, and start it again.
+
+Each test runs ``python bot.py`` as its own process against the in-test loopback fake
+(tests/wire/botproc.py), plays into the middle of a game through the wire (slash commands,
+board buttons, DM selects), SIGKILLs the process right after a change was announced, starts
+a fresh process on the same SQLite file and checks what a player would notice:
+
+* the game continues from the last announced state (the board before the kill shows exactly
+  the state in the database; the first board after the restart is that state plus the one
+  move made after it, recomputed here by the engine);
+* the board message posted by the dead process (its buttons) and the DMs it sent (their
+  selects) still work, and the board is edited in place, never posted again;
+* nothing announced is lost or repeated: the action log keeps every row, in order, and
+  replays from the seed to the stored state; no message is re-sent by the new process;
+* turn timers are re-armed (the bot logs how many) and a stored deadline still fires.
+
+The test reads the bot's database (read-only while the bot runs) to decide which legal
+action to send and to check the log; every action itself goes through Discord.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from engine import registry
+from engine.base import Game
+from render import render_text
+from tests.wire.botproc import BotProcess, components, custom_ids, message_text
+from tests.wire.fake_discord import (
+    CALLBACK_CHANNEL_MESSAGE,
+    CALLBACK_DEFERRED_UPDATE_MESSAGE,
+    CALLBACK_UPDATE_MESSAGE,
+    FLAG_EPHEMERAL,
+    FakeChannel,
+    FakeDiscord,
+    FakeUser,
+)
+
+SELECT = 3
+
+
+class Table:
+    """One guild channel with alice and bob, the bot process and its database."""
+
+    def __init__(self, fake: FakeDiscord, tmp_path: Any) -> None:
+        registry.load_builtin_games()  # the test restores games from the bot's database too
+        self.fake = fake
+        guild = fake.create_guild("Tavern")
+        self.channel: FakeChannel = guild.create_text_channel("games")
+        self.alice: FakeUser = guild.add_member(fake.create_user("alice"))
+        self.bob: FakeUser = guild.add_member(fake.create_user("bob"))
+        self.bot = BotProcess(fake, guild.id, tmp_path)
+        self.gid = 0
+
+    # -- the database ---------------------------------------------------------------------------
+    def record(self) -> dict[str, Any]:
+        [(kind, state, version, seed, options, board, status)] = self.bot.query(
+            "SELECT kind, state, version, seed, options, board_message_id, status FROM games WHERE id = ?",
+            self.gid)
+        seats = self.bot.query("SELECT seat, user_id, display_name FROM seats WHERE game_id = ? ORDER BY position",
+                               self.gid)
+        return {"kind": kind, "state": json.loads(state) if state else None, "version": version, "seed": seed,
+                "options": json.loads(options), "board": board, "status": status,
+                "names": {seat: name for seat, _, name in seats},
+                "users": {seat: user for seat, user, _ in seats}}
+
+    def game(self) -> tuple[dict[str, Any], Game]:
+        rec = self.record()
+        return rec, registry.restore(rec["kind"], rec["state"])
+
+    def actions(self) -> list[tuple[Any, ...]]:
+        return self.bot.query("SELECT seq, version, seat, source, action FROM actions WHERE game_id = ? ORDER BY seq",
+                              self.gid)
+
+    def member(self, seat: str) -> FakeUser:
+        user_id = self.record()["users"][seat]
+        return self.alice if user_id == self.alice.id else self.bob
+
+    def board(self) -> dict[str, Any]:
+        return self.fake.messages[int(self.record()["board"])]
+
+    def expected_board_text(self, rec: dict[str, Any], game: Game) -> str:
+        return render_text(rec["kind"], game.view(None), rec["names"])
+
+    def replays_to_stored_state(self) -> bool:
+        """The action log is complete and has no duplicate: replaying it from the seed gives the
+        stored state, byte for byte (the engine is deterministic)."""
+        rec = self.record()
+        game = registry.get(rec["kind"]).new_game(sorted(rec["names"], key=lambda p: int(p[1:])), rec["seed"],
+                                                  **rec["options"])
+        for _, _, seat, source, action in self.actions():
+            if source != "system":
+                game.play(seat, action)
+        return game.to_dict() == rec["state"]
+
+    def public_posts(self) -> list[dict[str, Any]]:
+        """Messages the bot posted in the channel that everyone sees (not ephemeral replies)."""
+        return [m for m in self.fake.channel_messages(self.channel) if not m["flags"] & FLAG_EPHEMERAL]
+
+    # -- driving through the wire ----------------------------------------------------------------
+    async def open_game(self, kind: str, options: str = "") -> None:
+        new = await self.fake.slash(self.alice, self.channel, "game new", {"game": kind, "options": options})
+        await new.wait_followup(timeout=10)
+        lobby = await self.fake.wait_message(self.channel, lambda m: any(c.endswith(":join") for c in custom_ids(m)))
+        join_id = next(c for c in custom_ids(lobby) if c.endswith(":join"))
+        self.gid = int(join_id.split(":")[1])
+        since = len(self.fake.requests)
+        await (await self.fake.click(self.bob, lobby, join_id)).wait_callback()
+        await self.fake.wait_request("PATCH", f"/channels/{self.channel.id}/messages/{lobby['id']}",
+                                     lambda r: "bob" in json.dumps(r.json), since=since)
+        since = len(self.fake.requests)
+        await (await self.fake.click(self.alice, lobby, f"dt:{self.gid}:start")).wait_callback()
+        # The lobby message becomes the board ("game #" title): wait for that edit.
+        await self.fake.wait_request("PATCH", f"/channels/{self.channel.id}/messages/{lobby['id']}",
+                                     lambda r: f"game #{self.gid}" in json.dumps(r.json), since=since, timeout=10)
+
+    async def play(self, member: FakeUser, action: str) -> None:
+        """``/play action`` in the channel; returns once its "✅ Played" followup arrived, which
+        the bot sends after the board edit, the pings and the DMs of this change."""
+        command = await self.fake.slash(member, self.channel, "play", {"action": action})
+        followup = await command.wait_followup(timeout=10)
+        assert followup["content"] == f"✅ Played `{action}`.", followup
+
+    async def wait_board_version(self, version: int, since: int, timeout: float = 10.0) -> dict[str, Any]:
+        """Until the bot edited the board to ``move <version>`` (its footer), after request ``since``."""
+        board_id = self.record()["board"]
+        await self.fake.wait_request("PATCH", f"/channels/{self.channel.id}/messages/{board_id}",
+                                     lambda r: f"move {version} ·" in json.dumps(r.json, ensure_ascii=False), since=since,
+                                     timeout=timeout)
+        return self.fake.messages[int(board_id)]
+
+    async def menu_play(self, member: FakeUser, message: dict[str, Any], custom_id: str) -> None:
+        """A move-menu button on ``message``, then the first option of each private select
+        until the leaf is played (callback: deferred update, then "✅" in the picker)."""
+        click = await self.fake.click(member, message, custom_id)
+        callback = await click.wait_callback(timeout=10)
+        if callback.json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE:
+            return  # a button with one action below it plays at once
+        assert callback.json["type"] == CALLBACK_CHANNEL_MESSAGE, callback.json
+        picker = click.original_message
+        assert picker is not None and picker["flags"] & FLAG_EPHEMERAL
+        for _depth in range(4):
+            select = next(c for c in components(picker) if c["type"] == SELECT)
+            pick = await self.fake.select(member, picker, select["custom_id"], [select["options"][0]["value"]])
+            answer = await pick.wait_callback(timeout=10)
+            if answer.json["type"] == CALLBACK_UPDATE_MESSAGE:
+                continue  # one level down: the same ephemeral message now holds the next select
+            assert answer.json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE, answer.json
+            edit = await pick.wait_original_edit(timeout=10)
+            assert edit.json["content"].startswith("✅"), edit.json
+            return
+        raise AssertionError("the move menu is deeper than expected")
+
+
+async def _restart(table: Table) -> None:
+    await table.bot.start()
+    assert table.bot.timers_rearmed()[-1] >= 1, table.bot.log_tail()
+
+
+# --------------------------------------------------------------------------- The Nine Sons
+
+
+async def test_ninesons_killed_after_a_move_continues_on_the_old_board_and_its_timer_fires(
+    fake: FakeDiscord, tmp_path: Any
+) -> None:
+    table = Table(fake, tmp_path)
+    await table.bot.start()
+    try:
+        await table.open_game("ninesons", "first_player=first")
+        # Three moves: two by /play, the third through the board's move menu.
+        for _ in range(2):
+            rec, game = table.game()
+            [seat] = game.to_act()
+            await table.play(table.member(seat), game.legal_actions(seat)[0])
+        rec, game = table.game()
+        [seat] = game.to_act()
+        board = table.board()
+        since = len(fake.requests)
+        await table.menu_play(table.member(seat), board, next(c for c in custom_ids(board) if ":t:" in c))
+        board = await table.wait_board_version(rec["version"] + 1, since)
+        await table.bot.kill()  # right after the board edit reached Discord
+
+        # What was announced last is what the database holds.
+        rec, game = table.game()
+        announced = board["embeds"][0]["description"]
+        assert announced == table.expected_board_text(rec, game)
+        assert f"move {rec['version']} ·" in board["embeds"][0]["footer"]["text"]
+        log_before = table.actions()
+        assert [row[0] for row in log_before] == [1, 2, 3] and table.replays_to_stored_state()
+        posts_before = len(table.public_posts())
+
+        await _restart(table)
+        # The next player moves through the dead process's board message (its menu buttons).
+        [seat] = game.to_act()
+        since = len(fake.requests)
+        old_board_button = next(c for c in custom_ids(board) if f":t:{rec['version']}:" in c)
+        await table.menu_play(table.member(seat), board, old_board_button)
+        after = await table.wait_board_version(rec["version"] + 1, since)
+        log_after = table.actions()
+        assert log_after[:3] == log_before and len(log_after) == 4, "no move lost, none repeated"
+        new_seq, _, new_seat, source, action = log_after[3]
+        assert (new_seq, new_seat, source) == (4, seat, "player")
+        game.play(seat, action)
+        assert after["embeds"][0]["description"] == table.expected_board_text(table.record(), game)
+        assert table.replays_to_stored_state()
+        assert len(table.public_posts()) == posts_before, "the board was edited in place, not posted again"
+
+        # A second kill, then the stored turn deadline (moved close) fires in the new process.
+        await table.bot.kill()
+        deadline = time.time() + 2.0
+        table.bot.execute("UPDATE timers SET deadline = ? WHERE game_id = ? AND purpose = 'turn'", deadline,
+                          table.gid)
+        [waiting] = game.to_act()
+        since = len(fake.requests)
+        await _restart(table)
+        timed_out = await table.wait_board_version(table.record()["version"] + 1, since, timeout=15)
+        assert "ran out of time; the AI acted for them" in message_text(timed_out)
+        rows = table.bot.query("SELECT seat, source, created_at FROM actions WHERE game_id = ? AND seq = 5", table.gid)
+        assert rows and rows[0][:2] == (waiting, "timeout") and rows[0][2] >= deadline - 0.01
+        assert table.replays_to_stored_state() and len(table.public_posts()) == posts_before
+        assert table.bot.kills == 2 and table.bot.timers_rearmed() == [0, 1, 1]
+    finally:
+        await table.bot.stop()
+    assert fake.unhandled == []
