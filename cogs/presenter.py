@@ -46,9 +46,6 @@ def public_events(events: list[Event]) -> list[Event]:
 class Presenter:
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
-        # Recent public event lines per game, for the board's "Recent" field. In memory only:
-        # after a restart the board simply starts a fresh list (the log is in the database).
-        self._recent: dict[int, list[str]] = {}
 
     # -- public board ---------------------------------------------------------------------
     async def lobby_message(self, rec: GameRecord) -> dict[str, Any]:
@@ -91,7 +88,7 @@ class Presenter:
             ai = f" 🤖 {s.ai_level}" if s.is_ai else ""
             players.append(f"{marker}{who}{ai}")
         embed.add_field(name="Players", value="\n".join(players)[:1024], inline=True)
-        recent = self._recent.get(rec.id, [])
+        recent = rec.recent
         if recent:
             embed.add_field(name="Recent", value="\n".join(recent[-RECENT_EVENTS:])[:1024], inline=False)
         if game.is_over and game.result is not None:
@@ -153,9 +150,8 @@ class Presenter:
             lines = [fill_names(t, names) for t in ui.event_lines(public_events(outcome.events))]
         else:
             lines = [fill_names(e.text, names) for e in public_events(outcome.events)]
-        if lines:
-            self._recent.setdefault(rec.id, []).extend(lines)
-            del self._recent[rec.id][:-RECENT_EVENTS]
+        if lines:  # kept in the database, so a restarted bot draws the same board
+            rec.recent = await self.bot.service.db.add_recent(rec.id, lines, RECENT_EVENTS)
         if rec.status == "lobby":
             await self._put_board(rec, await self.lobby_message(rec))
             return

@@ -78,6 +78,7 @@ class GameRecord:
     created_at: float
     updated_at: float
     seats: list[SeatRecord] = field(default_factory=list)
+    recent: list[str] = field(default_factory=list)  # last public lines, for the board
 
     def seat_of_user(self, user_id: int) -> SeatRecord | None:
         return next((s for s in self.seats if s.user_id == user_id and not s.is_ai), None)
@@ -357,6 +358,15 @@ class Database:
                 )
         return expected_version + 1
 
+    async def add_recent(self, game_id: int, lines: Sequence[str], keep: int) -> list[str]:
+        """Append public lines to a game's "Recent" list, keep the last ``keep``; return it."""
+        async with self._transaction():
+            rows = await self._fetch("SELECT recent FROM games WHERE id = ?", (game_id,))
+            recent = (json.loads(rows[0][0]) if rows else []) + list(lines)
+            recent = recent[-keep:]
+            await self._run("UPDATE games SET recent = ? WHERE id = ?", (json.dumps(recent), game_id))
+        return recent
+
     async def set_host(self, game_id: int, user_id: int | None) -> None:
         await self._run("UPDATE games SET host_user_id = ? WHERE id = ?", (user_id, game_id))
 
@@ -544,6 +554,7 @@ def _game_from_row(r: Any) -> GameRecord:
         result=json.loads(r["result"]) if r["result"] is not None else None,
         created_at=r["created_at"],
         updated_at=r["updated_at"],
+        recent=json.loads(r["recent"]),
     )
 
 

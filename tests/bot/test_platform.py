@@ -145,6 +145,14 @@ async def test_lobby_buttons_work_after_a_restart(world, db_path):
     assert "bob" in texts_of(channel.last_message)
     await m["alice"].click(lobby, label="Start")
     assert button_labels(channel.last_message)[:2] == ["Add 1", "Add 2"]
+    await m["alice"].click(channel.last_message, label="Add 2")
+    announced = texts_of(channel.last_message)
+    # After another restart the board is drawn again exactly as last announced.
+    await env.restart_bot(create_bot(database_path=db_path))
+    await m["carol"].slash(channel, "game status")
+    assert texts_of(channel.last_message) == announced and "alice added 2." in announced
+    await m["bob"].click(channel.last_message, label="Add 1")
+    assert "bob added 1." in texts_of(channel.last_message)
 
 
 async def test_turn_timer_fires_and_the_ai_moves(world):

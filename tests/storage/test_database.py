@@ -125,3 +125,23 @@ async def test_a_damaged_sqlite_file_is_refused(tmp_path):
 async def test_missing_folder_is_explained(tmp_path):
     with pytest.raises(StorageError, match="does not exist"):
         await Database.open(tmp_path / "nope" / "db.sqlite3")
+
+
+async def test_an_older_database_is_migrated_in_place_keeping_its_games(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    # A database as version 1 of the schema left it.
+    from importlib import resources
+
+    first = (resources.files("storage") / "migrations" / "001_initial.sql").read_text()
+    with sqlite3.connect(path) as conn:
+        conn.executescript(first)
+        conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)")
+        conn.execute("INSERT INTO schema_migrations VALUES (1, 0)")
+        conn.execute("INSERT INTO games (kind, guild_id, channel_id, host_user_id, status, seed, created_at, "
+                     "updated_at) VALUES ('tally', 1, 5, 9, 'active', 3, 0, 0)")
+    db = await Database.open(path)
+    assert await db.applied_migrations() == list(range(1, latest_schema_version() + 1))
+    rec = await db.active_game_in_channel(5)
+    assert rec is not None and rec.seed == 3 and rec.recent == []
+    assert await db.add_recent(rec.id, ["a", "b", "c"], keep=2) == ["b", "c"]
+    await db.close()
