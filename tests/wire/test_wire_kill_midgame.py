@@ -224,3 +224,83 @@ async def test_ninesons_killed_after_a_move_continues_on_the_old_board_and_its_t
     finally:
         await table.bot.stop()
     assert fake.unhandled == []
+
+
+# --------------------------------------------------------------------------- Dragon Farkle
+
+
+def _farkle_public_step(game: Game, seat: str) -> str:
+    """A simple attacker/defender plan: pass, keep the first scoring set, stop, accept."""
+    legal = [a for a in game.legal_actions(seat) if not game.is_private_action(seat, a)]
+    for wanted in ("pass", "keep:", "rally:double", "stop", "accept"):
+        found = next((a for a in legal if a.startswith(wanted)), None)
+        if found is not None:
+            return found
+    return legal[0]
+
+
+async def test_farkle_killed_mid_brawl_defence_the_defender_plays_on_with_the_old_board(
+    fake: FakeDiscord, tmp_path: Any
+) -> None:
+    table = Table(fake, tmp_path)
+    await table.bot.start()
+    try:
+        await table.open_game("farkle", "first_player=lobby")
+        await table.play(table.alice, "brawl:p2")
+        # Play the Brawl (bob reacts, alice rolls and stops) until the defender must roll.
+        for _ in range(20):
+            rec, game = table.game()
+            view = game.view(None)
+            if game.to_act() == ["p2"] and view["phase"] in ("roll", "decide") and view["action"] == "brawl":
+                break
+            [seat] = game.to_act()
+            await table.play(table.member(seat), _farkle_public_step(game, seat))
+        else:
+            raise AssertionError("the Brawl never reached the defender's roll")
+        # The /play followup came after the board edit and the defender's ping: kill now.
+        await table.bot.kill()
+
+        rec, game = table.game()
+        board = table.board()
+        assert board["embeds"][0]["description"] == table.expected_board_text(rec, game)
+        pings = [m for m in table.public_posts() if m["content"].startswith(f"🛡️ <@{table.bob.id}>, you defend")]
+        assert len(pings) == 1, [m["content"] for m in table.public_posts()]
+        log_before = table.actions()
+        posts_before = len(table.public_posts())
+        assert table.replays_to_stored_state()
+
+        await _restart(table)
+        # bob's hand, from the dead process's board, privately.
+        hand = await fake.click(table.bob, board, f"dt:{table.gid}:hand")
+        answer = await hand.wait_callback(timeout=10)
+        assert answer.json["type"] == CALLBACK_CHANNEL_MESSAGE and answer.json["data"]["flags"] & FLAG_EPHEMERAL
+        assert "only you see this" in message_text(answer.json["data"])
+        # bob defends through the old board: dice toggles (edit the board in place), then Keep.
+        since = len(fake.requests)
+        keeps = [a for a in game.legal_actions("p2") if a.startswith("keep:")]
+        if keeps:
+            roll, mask, used = list(game.view(None)["roll"]), 0, set()
+            for value in map(int, keeps[0][5:].split(",")):
+                i = next(j for j, v in enumerate(roll) if v == value and j not in used)
+                used.add(i)
+                mask ^= 1 << i
+                toggle = await fake.click(table.bob, board, f"dt:{table.gid}:x:tog:{rec['version']}:{mask}")
+                assert (await toggle.wait_callback(timeout=10)).json["type"] == CALLBACK_UPDATE_MESSAGE
+            keep_id = f"dt:{table.gid}:a:{rec['version']}:{keeps[0]}"
+            assert keep_id in custom_ids(board), custom_ids(board)
+            click = await fake.click(table.bob, board, keep_id)
+            assert (await click.wait_callback(timeout=10)).json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE
+        else:  # a Farkle he might rescue: the board's menu offers "accept"
+            await table.menu_play(table.bob, board, next(c for c in custom_ids(board) if ":t:" in c))
+        after = await table.wait_board_version(rec["version"] + 1, since)
+        log_after = table.actions()
+        assert log_after[: len(log_before)] == log_before and len(log_after) == len(log_before) + 1
+        _, _, seat, source, action = log_after[-1]
+        assert (seat, source) == ("p2", "player") and (not keeps or action == keeps[0])
+        game.play("p2", action)
+        assert after["embeds"][0]["description"] == table.expected_board_text(table.record(), game)
+        assert table.replays_to_stored_state()
+        assert len(table.public_posts()) == posts_before, "no board repost, no repeated ping"
+    finally:
+        await table.bot.stop()
+    assert fake.unhandled == []
