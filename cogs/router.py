@@ -205,6 +205,10 @@ class Router(commands.Cog):
             raise SessionError("You are not playing in this game, so you have no hand to see.")
         if game is None or rec.status != "active":
             raise SessionError("This game is not running.")
+        settings = await self.bot.service.settings(rec.guild_id)
+        if not edit and settings["hidden_pick_mode"] == "dm" and seat.private_route == "dm":
+            # This server wants secrets in DMs; the button is only the fallback for closed DMs.
+            raise SessionError("Your hand and secret choices are in your DMs with the bot.")
         message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=page)
         if edit:
             await interaction.response.edit_message(**message)

@@ -103,7 +103,7 @@ SETTINGS: dict[str, Setting] = {
         Setting("afk_action", "ai", "After that many timeouts: `ai` takes the seat, or `abandon` ends the game.",
                 _choice("afk_action", AFK_ACTIONS)),
         Setting("hidden_pick_mode", "both",
-                "How private prompts reach players: `dm`, `ephemeral` (a button on the board), or `both`.",
+                "How secrets reach players: `dm` (the board button only for closed DMs), `ephemeral` (the board button), or `both`.",
                 _choice("hidden_pick_mode", HIDDEN_PICK_MODES)),
         Setting("ai_seats", True, "Whether AI seats may be added to games (on/off).", _bool("ai_seats"),
                 lambda v: "on" if v else "off"),

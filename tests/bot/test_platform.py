@@ -177,3 +177,18 @@ async def test_timer_survives_a_restart(world, db_path):
     await env.restart_bot(create_bot(database_path=db_path))
     await env.advance_time(101)
     assert "alice ran out of time" in texts_of(channel.last_message)
+
+
+async def test_dm_mode_keeps_secrets_in_dms_and_the_button_only_as_a_fallback(world):
+    env, guild, channel, m = world
+    await m["admin"].slash(channel, "config set", setting="hidden_pick_mode", value="dm")
+    lobby = await open_lobby(channel, m["alice"], "secret=on")
+    await m["bob"].click(lobby, label="Join")
+    env.inject_error("POST", f"/channels/{m['bob'].user.dm_channel.id}/messages", status=403, code=50007,
+                     message="Cannot send messages to this user", times=None)
+    await m["alice"].click(lobby, label="Start")
+    board = channel.last_message
+    result = await m["alice"].click(board, label="🔒 Show my hand / plan")
+    assert private_replies(result) == ["⚠️ Your hand and secret choices are in your DMs with the bot."]
+    result = await m["bob"].click(board, label="🔒 Show my hand / plan")  # DMs closed: the fallback works
+    assert result.ephemeral and "only you see this" in texts_of(result.response)
