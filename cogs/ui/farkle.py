@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from cogs import routing
+import render
+from cogs import components, routing
 from cogs.components import Layout
 from engine import Event
 from sessions import NotAllowed, SessionError, StaleAction
@@ -143,7 +144,80 @@ async def _on_keep_hint(bot: DragonTavern, interaction: discord.Interaction, rou
     raise SessionError("Pick dice that score (1s, 5s, three of a kind…) before keeping them.")
 
 
-HANDLERS: dict[str, Any] = {TOGGLE: _on_toggle, KEEP_HINT: _on_keep_hint}
+# -- the private prompt: Magic Items with Use buttons -----------------------------------------
+USE = "use"
+MAX_USE_BUTTONS = 15  # rows 1-3; row 0 holds the select of the rest (Loaded Die faces, targets)
+
+
+def _names(rec: GameRecord) -> dict[str, str]:
+    return {s.seat: s.display_name for s in rec.seats}
+
+
+def private_message(rec: GameRecord, game: FarkleGame, seat: str, own_events: list[Event], *, page: int
+                    ) -> dict[str, Any]:
+    """The owner's hand (names and texts of their Magic Items) and a Use button per item play
+    allowed right now; plays that need a choice (a die face, a target) go in one select."""
+    from cogs.presenter import fill_names, private_actions  # the presenter imports this module lazily
+
+    names = _names(rec)
+    embed = discord.Embed(title=f"🔒 Dragon Farkle — game #{rec.id} (only you see this)",
+                          description=render.render_text("farkle", game.view(seat), names),
+                          colour=discord.Colour.blurple())
+    hand = game.view(seat)
+    cards = [*hand.get("my_items", []), *hand.get("my_pending", [])]
+    if cards:
+        embed.add_field(name="Your Magic Items", value="\n".join(
+            f"**{c['name']}**: {c['text']}" for c in cards)[:1024], inline=False)
+    if own_events:
+        embed.add_field(name="For you", value="\n".join(fill_names(e.text, names) for e in own_events)[:1024],
+                        inline=False)
+    choices = private_actions(game, seat, names)
+    if not choices:
+        return {"embed": embed, "view": None}
+    embed.set_footer(text="Only you see your items; using one shows it face up to everyone.")
+    simple = [(a, label) for a, label in choices if a.count(":") <= 1][:MAX_USE_BUTTONS]
+    rest = [(a, label) for a, label in choices if (a, label) not in simple]
+    view = components.action_picker(rec.id, "p", rest, page=page, placeholder="Use an item with a choice…") \
+        if rest else Layout()
+    for index, (action, label) in enumerate(simple):
+        if not routing.fits(rec.id, "x", USE, f"{rec.version}:{action}"):
+            continue
+        view.add_item(discord.ui.Button(
+            label=label[:80], style=discord.ButtonStyle.primary, row=2 + index // 5,
+            custom_id=routing.make(rec.id, "x", USE, f"{rec.version}:{action}"),
+        ))
+    return {"embed": embed, "view": view}
+
+
+async def _on_use(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+    """A Use button of the private prompt (DM or ephemeral); version-checked like the board."""
+    from cogs.presenter import fill_names, private_actions
+    from cogs.router import actor_of
+
+    version_text, _, action = route.arg(1).partition(":")
+    if not version_text.isdigit() or not action:
+        raise StaleAction("That prompt is out of date.")
+    await interaction.response.defer()
+    outcome = await bot.service.apply(route.game_id, actor_of(interaction), action,
+                                      expected_version=int(version_text))
+    rec, game = outcome.record, outcome.game
+    seat = rec.seat_of_user(interaction.user.id)
+    if game is None or seat is None:
+        return
+    label = fill_names(game.describe_action(seat.seat, action), _names(rec))
+    message: dict[str, Any] = {"content": f"✅ {label}", "embed": None, "view": None}
+    if not outcome.changed:
+        message["content"] = outcome.notice or "Already done."
+    elif interaction.guild_id is not None and private_actions(game, seat.seat):
+        # Ephemeral route: the same message becomes the next prompt (a DM gets a new one).
+        own = [e for e in outcome.events if e.to == seat.seat]
+        message = {"content": f"✅ {label}", **private_message(rec, game, seat.seat, own, page=0)}
+    await interaction.edit_original_response(**message)
+    if outcome.changed:
+        await bot.after_change(outcome)
+
+
+HANDLERS: dict[str, Any] = {TOGGLE: _on_toggle, KEEP_HINT: _on_keep_hint, USE: _on_use}
 
 
 # -- the move menu ---------------------------------------------------------------------------

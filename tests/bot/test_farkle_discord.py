@@ -22,10 +22,10 @@ import engine.farkle.ai as farkle_ai
 import engine.farkle.game as farkle_game
 import sessions.service
 from engine.farkle.cards import default_cards
-from tests.bot.helpers import button_labels, private_replies, public_channel_text, select_values, texts_of
+from tests.bot.helpers import button_labels, private_replies, public_channel_text, texts_of
 
 BATTLE_AT = 1000  # instead of 5,000 soldiers
-SEED = int(os.environ.get("FARKLE_TEST_SEED", "3"))
+SEED = int(os.environ.get("FARKLE_TEST_SEED", "22"))
 HAND = "🔒 Show my hand / plan"
 ITEM_NAMES = {card.id: card.name for card in default_cards().items}
 
@@ -35,7 +35,8 @@ def world(simcord_env, simcord_bot, monkeypatch):
     monkeypatch.setattr(farkle_game, "KEEP_MIN_ARMY", BATTLE_AT)
     monkeypatch.setattr(farkle_ai, "KEEP_MIN_ARMY", BATTLE_AT)
     # A fixed game seed: the same dice every run (the plan below copes with any dice, but the
-    # checks of the first Brawl want a first roll with a triple).
+    # checks of the first Brawl want a first roll with a triple, and this one makes both humans
+    # discard an item privately).
     monkeypatch.setattr(sessions.service.secrets, "randbits", lambda bits: SEED)
     guild = simcord_env.create_guild()
     channel = guild.create_text_channel("games")
@@ -72,6 +73,7 @@ class Table:
         self.env, self.bot, self.channel, self.m, self.gid = env, bot, channel, members, gid
         self.by_seat = {"p1": members["alice"], "p2": members["bob"]}
         self.brawled = False
+        self.private_choices: set[str] = set()  # seats that made a private choice
         self.seen: list[str] = []  # every public board state, as text and button labels
 
     async def record(self) -> None:
@@ -94,16 +96,18 @@ class Table:
 
     async def private_choice(self, seat: str, game) -> None:
         """Claims and discards are private: alice answers her DM, bob uses the board button."""
+        rec, _ = await self.load()
         legal = game.legal_actions(seat)
-        member = self.m["alice"] if seat == "p1" else self.m["bob"]
+        use = f"dt:{self.gid}:x:use:{rec.version}:{legal[0]}"
         if seat == "p1":
-            prompt = member.user.dm_channel.last_message
-            assert set(select_values(prompt)) == set(legal)
-            await member.user.select(prompt, [legal[0]])
+            prompt = self.m["alice"].user.dm_channel.last_message
+            assert use in [b["custom_id"] for b in buttons(prompt)]
+            await self.m["alice"].user.click(prompt, custom_id=use)
         else:
-            result = await member.click(await self.board(), label=HAND)
-            assert result.ephemeral and set(select_values(result.response)) == set(legal)
-            await member.select(result.response, [legal[0]])
+            result = await self.m["bob"].click(await self.board(), label=HAND)
+            assert result.ephemeral and use in [b["custom_id"] for b in buttons(result.response)]
+            await self.m["bob"].click(result.response, custom_id=use)
+        self.private_choices.add(seat)
 
     async def keep_with_toggles(self, member, game, seat: str) -> None:
         """Toggle the dice of the best scoring selection, check the Keep label, confirm."""
@@ -165,7 +169,9 @@ class Table:
             else:
                 await self.click(member, game.describe_action(seat, "accept"))
         elif phase == "rally":
-            await self.click(member, game.describe_action(seat, "rally:double"))
+            # Drawing items makes players go over the item limit: private discards follow.
+            choice = "rally:item" if "rally:item" in legal else "rally:double"
+            await self.click(member, game.describe_action(seat, choice))
         elif phase == "decide":
             enough = view["turn_total"] >= (250 if view["action"] == "brawl" else 400)
             if view["action"] == "recruit" and view["armies"][seat] + view["turn_total"] >= BATTLE_AT:
@@ -262,6 +268,8 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world):
     assert game.is_over and rec.status == "finished"
     log = [(a.seat, a.action) for a in await bot.service.db.actions(gid)]
     assert ("p1", "brawl:p2") in log
+    # Both private paths were used for item discards: alice's DM, bob's "Show my hand".
+    assert table.private_choices == {"p1", "p2"}
     assert ("p1", "battle") in log or ("p2", "battle") in log  # a human fought the Final Battle
     public = "\n".join([public_channel_text(channel), *table.seen])
     assert "marches on the Dragon's Keep!" in public
@@ -276,3 +284,33 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world):
     assert leaked == []
     assert "You drew" not in public and "You discard" not in public
     assert "Your secret choices and hand will arrive here." in alice.user.dm_channel.history()[0].content
+
+
+def _seed_with_item(item: str) -> int:
+    """A game seed that deals ``item`` to the first seat (cards are dealt from the seed)."""
+    return next(seed for seed in range(1, 10_000)
+                if farkle_game.FarkleGame.new(["p1", "p2"], seed, first_player="lobby").s["hands"]["p1"] == [item])
+
+
+async def test_magic_item_use_button_by_dm(world, monkeypatch):
+    env, bot, channel, m = world
+    alice = m["alice"]
+    monkeypatch.setattr(sessions.service.secrets, "randbits", lambda bits: _seed_with_item("lucky_charm"))
+    await alice.slash(channel, "game new", game="farkle", options="first_player=lobby")
+    await alice.select(channel.last_message, ["easy"], custom_id="dt:1:ai")
+    await alice.click(channel.last_message, label="Start")
+    board = channel.last_message
+    await alice.click(board, label="Recruit soldiers")
+    # Her roll is on the table: the Lucky Charm may be used now, so her DM offers a Use button.
+    prompt = alice.user.dm_channel.last_message
+    assert "Lucky Charm" in texts_of(prompt) and "only you see this" in texts_of(prompt)
+    assert "Use Lucky Charm" in button_labels(prompt)
+    assert "Lucky Charm" not in public_channel_text(channel)
+    assert "Use Lucky Charm" not in button_labels(channel.last_message)
+    await alice.user.click(prompt, label="Use Lucky Charm")
+    answered = next(msg for msg in alice.user.dm_channel.history() if msg.id == prompt.id)
+    assert answered.content == "✅ Use Lucky Charm" and button_labels(answered) == []
+    # Using an item plays it face up: now the channel may name it.
+    assert "alice uses Lucky Charm and rerolls" in texts_of(channel.last_message)
+    rec, game = await bot.service.load(1)
+    assert game.view("p1")["my_items"] == []
