@@ -314,3 +314,45 @@ async def test_magic_item_use_button_by_dm(world, monkeypatch):
     assert "alice uses Lucky Charm and rerolls" in texts_of(channel.last_message)
     rec, game = await bot.service.load(1)
     assert game.view("p1")["my_items"] == []
+
+
+# -- the board's pieces, without Discord ---------------------------------------------------------
+class _Rec:
+    """The little of a GameRecord that board_rows reads."""
+
+    id = 7
+
+
+def _labels(items) -> list[str]:
+    return [item.label for item in items]
+
+
+def test_toggles_and_keep_button_follow_the_selection():
+    from cogs.ui.farkle import board_rows
+    from tests.engine.test_farkle_support import setup
+
+    game = setup([([1, 2, 2, 2, 3, 5], "blank")])
+    game.play("p1", "recruit")
+    rows = board_rows(_Rec(), game, "p1", 4)
+    assert _labels(rows) == ["⚀ 1", "⚁ 2", "⚁ 2", "⚁ 2", "⚂ 3", "⚄ 5", "Keep: pick scoring dice"]
+    assert [b.disabled for b in rows] == [False, False, False, False, True, False, True]  # a lone 3 never scores
+    assert rows[0].custom_id == "dt:7:x:tog:4:1" and rows[5].row == 1
+    # One 2 of the triple alone does not score: Keep stays disabled and says why.
+    assert board_rows(_Rec(), game, "p1", 4, mask=0b10)[-1].disabled
+    # 1 + the triple of 2s: Keep shows the value and plays through the version-checked action button.
+    keep = board_rows(_Rec(), game, "p1", 4, mask=0b1111)[-1]
+    assert keep.label == "Keep 1 2 2 2 (+300)" and not keep.disabled
+    assert keep.custom_id == "dt:7:a:4:keep:1,2,2,2"
+    assert board_rows(_Rec(), game, "p2", 4) == []  # not p2's roll
+
+
+def test_menu_groups_brawl_targets_and_names_no_items():
+    from cogs.ui.farkle import menu_path
+    from tests.engine.test_farkle_support import setup
+
+    game = setup(players=("p1", "p2", "p3"), hands={"p1": ["lucky_charm"]})
+    assert menu_path(game, "p1", "brawl:p3") == ["Brawl…", "{p3} (army 0)"]
+    assert menu_path(game, "p1", "recruit") == ["Recruit soldiers"]
+    two = setup()
+    assert menu_path(two, "p1", "brawl:p2") == ["Brawl {p2} (army 0)"]  # one target: one button
+    assert game.is_private_action("p1", "use:lucky_charm")  # items never reach the board menu
