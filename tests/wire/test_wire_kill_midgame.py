@@ -304,3 +304,90 @@ async def test_farkle_killed_mid_brawl_defence_the_defender_plays_on_with_the_ol
     finally:
         await table.bot.stop()
     assert fake.unhandled == []
+
+
+# --------------------------------------------------------------------------- The Dragon & Flagon
+
+
+def _plan_prompt(table: Table, member: FakeUser) -> dict[str, Any]:
+    """The member's planning DM (the one message with planning selects)."""
+    prompts = [m for m in table.fake.dm_messages(member) if any(":x:plan:" in c for c in custom_ids(m))]
+    assert len(prompts) == 1, [message_text(m)[:80] for m in table.fake.dm_messages(member)]
+    return prompts[0]
+
+
+async def _plan_by_dm(table: Table, member: FakeUser) -> None:
+    """Choose the first card of the first select in the member's planning DM; the bot edits
+    that DM into the next prompt (@original) and the board; returns after the board edit."""
+    prompt = _plan_prompt(table, member)
+    select = next(c for c in components(prompt) if c["type"] == SELECT)
+    version = table.record()["version"]
+    since = len(table.fake.requests)
+    pick = await table.fake.select(member, prompt, select["custom_id"], [select["options"][0]["value"]])
+    assert (await pick.wait_callback(timeout=10)).json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE
+    edit = await pick.wait_original_edit(timeout=10)
+    assert (edit.json.get("content") or "").startswith("✅"), edit.json
+    await table.wait_board_version(version + 1, since)
+
+
+async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_selects_work(
+    fake: FakeDiscord, tmp_path: Any
+) -> None:
+    table = Table(fake, tmp_path)
+    await table.bot.start()
+    try:
+        await table.open_game("flagon")
+        # Characters and start squares (public choices) by /play until the secret planning.
+        for _ in range(20):
+            rec, game = table.game()
+            if game.s["phase"] == "plan":
+                break
+            seat = game.to_act()[0]
+            action = next(a for a in game.legal_actions(seat) if not game.is_private_action(seat, a))
+            await table.play(table.member(seat), action)
+        else:
+            raise AssertionError("setup never reached the planning phase")
+        owners = {cid: c["owner"] for cid, c in game.s["chars"].items()}
+        alices = [cid for cid, seat in owners.items() if table.member(seat) is table.alice]
+        bobs = [cid for cid in owners if cid not in alices]
+        # alice plans her whole program (two cards for each of her two characters) by DM.
+        for _ in range(4):
+            await _plan_by_dm(table, table.alice)
+        await table.bot.kill()  # right after the board said alice planned her last card
+
+        rec, game = table.game()
+        planned = {cid: list(game.s["chars"][cid]["slots"]) for cid in owners}
+        assert all(len(planned[cid]) == 2 for cid in alices) and not any(planned[cid] for cid in bobs)
+        board = table.board()
+        assert board["embeds"][0]["description"] == table.expected_board_text(rec, game)
+        assert "Planning in secret: bob" in message_text(board) and "alice" not in board["embeds"][0][
+            "description"].split("Planning in secret:")[1].splitlines()[0]
+        [deadline] = table.bot.query("SELECT deadline FROM timers WHERE game_id = ?", table.gid)
+        log_before = table.actions()
+        posts_before, dms_before = len(table.public_posts()), len(fake.dm_messages(table.bob))
+
+        await _restart(table)
+        rec, game = table.game()
+        assert {cid: list(game.s["chars"][cid]["slots"]) for cid in owners} == planned, "alice's plan was kept"
+        # The planning deadline survived the kill unchanged (and was re-armed: see _restart).
+        assert table.bot.query("SELECT deadline FROM timers WHERE game_id = ?", table.gid) == [deadline]
+        # bob's planning DM was sent by the dead process: its selects plan his four cards.
+        for _ in range(3):
+            await _plan_by_dm(table, table.bob)
+        assert len(fake.dm_messages(table.bob)) == dms_before, "no DM re-sent: the old prompt is edited"
+        await _plan_by_dm(table, table.bob)  # the last card ends the planning phase
+        rec, game = table.game()
+        assert game.s["phase"] != "plan" or game.s["marker"] > 1, "the time step resolved"
+        log_after = table.actions()
+        assert log_after[: len(log_before)] == log_before and len(log_after) >= len(log_before) + 4
+        assert [row[2:4] for row in log_after[len(log_before):len(log_before) + 4]] == [("p2", "player")] * 4
+        assert table.replays_to_stored_state()
+        board = table.board()
+        assert board["embeds"][0]["description"] == table.expected_board_text(rec, game)
+        assert "bob planned" in message_text(board)
+        # New public posts after the restart are only pings for questions of revealed cards.
+        new_posts = table.public_posts()[posts_before:]
+        assert all(m["content"].startswith("<@") and "your choice" in m["content"] for m in new_posts), new_posts
+    finally:
+        await table.bot.stop()
+    assert fake.unhandled == []
