@@ -18,7 +18,7 @@ needs no memory, survives a restart and an old board is recognised by its versio
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -128,7 +128,7 @@ async def _on_toggle(bot: DragonTavern, interaction: discord.Interaction, route:
         raise SessionError("It is not your turn.")
     if not version_text.isdigit() or int(version_text) != rec.version or not mask_text.isdigit():
         raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
-    rows = board_rows(rec, game, seat.seat, rec.version, int(mask_text))
+    rows = board_rows(rec, cast("FarkleGame", game), seat.seat, rec.version, int(mask_text))
     if not rows or interaction.message is None:
         raise StaleAction("There are no dice to pick right now.")
     await interaction.response.edit_message(view=_with_rows(interaction.message, rows, rec.id))
@@ -211,7 +211,7 @@ async def _on_use(bot: DragonTavern, interaction: discord.Interaction, route: ro
     elif interaction.guild_id is not None and private_actions(game, seat.seat):
         # Ephemeral route: the same message becomes the next prompt (a DM gets a new one).
         own = [e for e in outcome.events if e.to == seat.seat]
-        message = {"content": f"✅ {label}", **private_message(rec, game, seat.seat, own, page=0)}
+        message = {"content": f"✅ {label}", **private_message(rec, cast("FarkleGame", game), seat.seat, own, page=0)}
     await interaction.edit_original_response(**message)
     if outcome.changed:
         await bot.after_change(outcome)
