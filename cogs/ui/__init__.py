@@ -17,6 +17,9 @@ A module may define:
   events (e.g. one line per resolved card instead of one per event); {p1} placeholders allowed.
 - ``lobby_fields(rec) -> list[tuple[str, str]]``: extra (name, value) fields on the lobby
   message (for example the teams the seats would form).
+- ``announce(rec, game, public_events) -> str | None``: a short channel message to post after
+  the board update (editing a message notifies nobody; a new one with ``<@id>`` pings), e.g.
+  Farkle's Brawl defender; {p1} placeholders allowed.
 - ``HANDLERS: dict[str, handler]``: extra custom_id verbs; a handler is
   ``async def handler(bot, interaction, route) -> None``.
 
