@@ -21,6 +21,7 @@ import pytest
 import engine.farkle.ai as farkle_ai
 import engine.farkle.game as farkle_game
 import sessions.service
+from bot import create_bot
 from engine.farkle.cards import default_cards
 from tests.bot.helpers import button_labels, private_replies, public_channel_text, texts_of
 
@@ -186,7 +187,7 @@ class Table:
             raise AssertionError(phase)
 
 
-async def test_three_seat_game_with_a_brawl_and_the_final_battle(world):
+async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path):
     env, bot, channel, m = world
     alice, bob, dave = m["alice"], m["bob"], m["dave"]
     await alice.slash(channel, "game new", game="farkle", options="first_player=lobby max_rounds=60")
@@ -240,8 +241,17 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world):
     partial = [i for i, v in enumerate(roll) if v in useful and f"keep:{v}" not in keeps]
     assert partial, f"pick a seed whose first roll has a triple: {roll}"
     await alice.click(board, custom_id=f"dt:{gid}:x:tog:{rec.version}:{1 << partial[0]}")
-    assert button(await table.board(), "Keep ").get("disabled")
+    toggled = await table.board()
+    assert button(toggled, "Keep ").get("disabled")
+    # A toggle changes only the dice buttons: the text and the other buttons stay.
+    assert texts_of(toggled) == texts_of(board) and button_labels(toggled)[-1] == HAND
+    assert [b for b in buttons(toggled) if ":tog:" not in b["custom_id"] and "Keep" not in b["label"]] == [
+        b for b in buttons(board) if ":tog:" not in b["custom_id"] and "Keep" not in b["label"]]
+    # The toggle state lives in the custom_ids: it survives a restart of the bot.
+    await env.restart_bot(create_bot(database_path=db_path))
+    table.bot = env.bot
     await alice.click(await table.board(), custom_id=f"dt:{gid}:x:tog:{rec.version}:0")
+    assert button(await table.board(), "Keep").get("disabled") and ":tog:" in buttons(await table.board())[0]["custom_id"]
     while game.view(None)["actor"] == "p1" and not game.is_over:
         await table.step()
         rec, game = await table.load()
