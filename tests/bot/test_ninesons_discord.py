@@ -1,0 +1,233 @@
+"""The Nine Sons of the Dragon through the real discord.py client against simcord: a whole
+game against the easy AI through the board's menus and /play, refusals, the end board, and
+the board image setting."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import discord
+import pytest
+
+from cogs.ui.ninesons import menu_path
+from engine.ninesons import NineSonsGame, new_game
+from tests.bot.helpers import button_labels, private_replies, select_values, texts_of
+
+MENU_BUTTONS = {"Place", "Move", "Tame"}
+MAX_TURNS = 80  # alice's turns; easy-AI games end long before (points, 4 cards or repetition)
+
+
+@pytest.fixture
+def world(simcord_env, simcord_bot):
+    # A fixed game seed (the service's seed source) keeps the game, and so this test, repeatable.
+    simcord_bot.service._seed_source = lambda: 20261129
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    admin_role = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol")}
+    members["admin"] = guild.add_member(simcord_env.create_user("admin"), roles=[admin_role])
+    return simcord_env, guild, channel, members
+
+
+async def start_vs_ai(channel, host, game_id: int = 1, options: str = "first_player=first"):
+    result = await host.slash(channel, "game new", game="ninesons", options=options)
+    assert result.ephemeral and f"Lobby #{game_id}" in result.response.content
+    await host.select(channel.last_message, ["easy"], custom_id=f"dt:{game_id}:ai")
+    await host.click(channel.last_message, label="Start")
+    return channel.last_message
+
+
+async def start_vs_human(channel, host, guest):
+    await host.slash(channel, "game new", game="ninesons", options="first_player=first")
+    await guest.click(channel.last_message, label="Join")
+    await host.click(channel.last_message, label="Start")
+    return channel.last_message
+
+
+async def play_by_menu(member, channel, rng: random.Random) -> str:
+    """One turn through the board: a level-1 button, then the private select(s) until a leaf
+    is played. Returns the confirmation shown in the picker (or "" if the button played)."""
+    board = channel.last_message
+    labels = [label for label in button_labels(board) if label in MENU_BUTTONS]
+    assert labels, texts_of(board)
+    result = await member.click(board, label=rng.choice(labels))
+    if not result.ephemeral:  # a button with a single action below it plays at once
+        assert private_replies(result) == [] and texts_of(channel.last_message) != texts_of(board)
+        return ""
+    picker = result.response
+    for _depth in range(3):
+        values = select_values(picker)
+        assert values and picker.flags.ephemeral, texts_of(picker)
+        result = await member.select(picker, [rng.choice(values)])
+        picker = result.response
+        if picker.content.startswith("✅"):
+            assert select_values(picker) == []  # the picker closes once the move is played
+            return picker.content
+    raise AssertionError("the menu is deeper than Place/Move/Tame -> choice -> leaf")
+
+
+async def test_whole_game_against_easy_ai_through_menus_and_play(world):
+    env, guild, channel, m = world
+    alice, carol = m["alice"], m["carol"]
+    board = await start_vs_ai(channel, alice)
+    text = texts_of(board)
+    assert "game #1" in text and "A (alice) to play" in text and "AI 1 (easy)" in text
+    assert button_labels(board) == ["Place"]  # an empty board: placing is the only move
+    # A spectator's click and /play are refused privately; the board does not change.
+    result = await carol.click(board, label="Place")
+    assert private_replies(result) == ["⚠️ You are not playing in this game."]
+    result = await carol.slash(channel, "play", action="3@b2")
+    assert "not playing" in private_replies(result)[0]
+    assert texts_of(channel.last_message) == text
+
+    # The first move through /play with autocomplete: "3@" lists only places of a 3.
+    choices = await alice.autocomplete(channel, "play", "action", "3@")
+    assert choices and all(c["value"].startswith("3@") for c in choices)
+    assert {"name": "3@b2 — Place 3 on b2", "value": "3@b2"} in choices
+    result = await alice.slash(channel, "play", action="3@b2")
+    assert private_replies(result) == ["✅ Played `3@b2`."]
+    board = channel.last_message
+    assert "alice: Place 3 on b2" in texts_of(board)  # {p1} placeholders filled with names
+    assert "AI 1 (easy): " in texts_of(board)  # the AI answered at once
+
+    rng = random.Random(5)
+    confirmations, played_by_slash = [], 1
+    for turn in range(MAX_TURNS):
+        board = channel.last_message
+        if not button_labels(board):
+            break
+        if turn % 3 == 2 and "Tame" not in button_labels(board):
+            choices = await alice.autocomplete(channel, "play", "action", "")
+            assert choices and len(choices) <= 25
+            pick = rng.choice(choices)["value"]
+            result = await alice.slash(channel, "play", action=pick)
+            assert private_replies(result) == [f"✅ Played `{pick}`."]
+            played_by_slash += 1
+        else:
+            confirmations.append(await play_by_menu(alice, channel, rng))
+        assert board.id == channel.last_message.id  # one board message, edited in place
+    board = channel.last_message
+    text = texts_of(board)
+    assert button_labels(board) == [], "the game did not end in time"
+    assert played_by_slash >= 3 and len([c for c in confirmations if c]) >= 5
+    assert any(c.startswith("✅ Place") for c in confirmations) and any(c.startswith("✅ Move") for c in confirmations)
+    # The end: final board, points per player, cards tamed and why it ended.
+    result_field = text.split("Result ", 1)[1]
+    assert "🥇" in result_field and "alice" in result_field and "AI 1 (easy)" in result_field
+    assert len(re.findall(r"^(🥇|🥈) .+ \(-?\d+\)$", result_field, re.M)) == 2  # both players' points
+    assert "tamed" in result_field  # "alice tamed QiuNiu, …; AI 1 (easy) tamed no card."
+    assert any(why in result_field.lower() for why in ("points", "only 4 cards are left", "third time", "could not act"))
+    assert "Game over (" in text and " pts / " in text  # the final board text says it too
+    assert "{p1}" not in text and "{p2}" not in text
+    assert [a.filename for a in board.attachments] == ["board.png"]
+    # After the end there is nothing to play: /play is refused privately.
+    result = await alice.slash(channel, "play", action="1@a1")
+    assert private_replies(result) and private_replies(result)[0].startswith("⚠️")
+
+
+# From the fixed seed (first_player=first), these moves lead to alice's c1-c2-c3, which builds
+# 3-stacks on two cards at once (FuXi on S4 and BiAn on S6): she must choose the order.
+OPENING = ["1@d2", "3@b3", "4@c2", "4@a1", "5@d1", "5@c1", "2@c3", "c1-c2", "3@c1", "2@a2", "6@d3",
+           "b3-c3", "d1-c1", "1@b3"]
+
+
+def option_value(picker, label: str) -> str:
+    """The value of the select option showing ``label`` in a private picker."""
+    for row in picker.components:
+        row = row.to_dict() if hasattr(row, "to_dict") else row
+        for component in row.get("components", []):
+            for option in component.get("options", []):
+                if option["label"] == label:
+                    return str(option["value"])
+    raise AssertionError(f"no option {label!r} in {select_values(picker)}")
+
+
+async def test_refusals_move_menu_and_taming_choice_between_two_members(world):
+    env, guild, channel, m = world
+    alice, bob, carol = m["alice"], m["bob"], m["carol"]
+    board = await start_vs_human(channel, alice, bob)
+    before = texts_of(board)
+    # Out of turn and not a player: refused privately, nothing changes.
+    result = await bob.click(board, label="Place")
+    assert result.ephemeral and private_replies(result) == ["⚠️ It is not your turn."]
+    result = await carol.click(board, label="Place")
+    assert private_replies(result) == ["⚠️ You are not playing in this game."]
+    result = await bob.slash(channel, "play", action="3@b2")
+    assert private_replies(result) == ["⚠️ It is not your turn."]
+    assert await bob.autocomplete(channel, "play", "action", "") == []
+    assert texts_of(channel.last_message) == before
+    # A Place through the menu: Place -> value -> cell (only legal values and cells offered).
+    result = await alice.click(board, label="Place")
+    assert result.ephemeral and result.response.content == "**Place** — choose:"
+    picker = (await alice.select(result.response, [option_value(result.response, "1")])).response
+    assert picker.content == "**1** — choose:" and len(select_values(picker)) == 12  # every cell is empty
+    done = (await alice.select(picker, [option_value(picker, "d2")])).response
+    assert done.content == "✅ Place 1 on d2" and select_values(done) == []
+    board = channel.last_message
+    assert "alice: Place 1 on d2" in texts_of(board) and "B (bob) to play" in texts_of(board)
+    # The same old board button is now out of turn for alice.
+    result = await alice.click(board, label="Place")
+    assert private_replies(result) == ["⚠️ It is not your turn."]
+    players = {0: bob, 1: alice}
+    for ply, action in enumerate(OPENING[1:]):
+        result = await players[ply % 2].slash(channel, "play", action=action)
+        assert private_replies(result) == [f"✅ Played `{action}`."]
+    # alice moves the 3-dice stack on c1 through the Move menu: the stack, then its path.
+    board = channel.last_message
+    assert button_labels(board) == ["Move"]  # all six of alice's dice are on the board
+    result = await alice.click(board, label="Move")
+    assert [o for o in ("stack on c1", "stack on d2", "stack on d3") if option_value(result.response, o)]
+    picker = (await alice.select(result.response, [option_value(result.response, "stack on c1")])).response
+    assert picker.content == "**stack on c1** — choose:" and len(select_values(picker)) == 6
+    done = (await alice.select(picker, [option_value(picker, "c1→c2→c3")])).response
+    assert done.content == "✅ Move c1→c2→c3"
+    # Two cards are tamed at once: only alice is offered the order, as a Tame button.
+    board = channel.last_message
+    assert button_labels(board) == ["Tame"]
+    assert "alice must choose: Tame FuXi (S4) now, Tame BiAn (S6) now." in texts_of(board)
+    result = await bob.click(board, label="Tame")
+    assert private_replies(result) == ["⚠️ It is not your turn."]
+    result = await alice.click(board, label="Tame")
+    assert select_values(result.response) == ["0", "1"]
+    done = (await alice.select(result.response, [option_value(result.response, "BiAn (S6) first")])).response
+    assert done.content == "✅ Tame BiAn (S6) now"
+    text = texts_of(channel.last_message)
+    assert text.index("alice tames BiAn") < text.index("alice tames FuXi")  # in the chosen order
+    assert "+2 pts 2 cards" in text and "B (bob) to play" in text
+
+
+async def test_board_png_is_attached_unless_images_are_off(world):
+    env, guild, channel, m = world
+    board = await start_vs_ai(channel, m["alice"])
+    assert [a.filename for a in board.attachments] == ["board.png"]
+    result = await m["alice"].slash(channel, "game cancel")
+    assert private_replies(result) == ["Game #1 was cancelled."]
+    result = await m["admin"].slash(channel, "config set", setting="images", value="off")
+    assert private_replies(result) == ["✅ `images` is now **off**."]
+    board = await start_vs_ai(channel, m["alice"], game_id=2)
+    assert "game #2" in texts_of(board) and "THE NINE SONS OF THE DRAGON" in texts_of(board)
+    assert board.attachments == []
+    await m["alice"].slash(channel, "play", action="2@c3")
+    assert channel.last_message.attachments == []  # still none after an edit
+
+
+def test_menu_paths_match_the_notation():
+    g = new_game(["p1", "p2"], 1, first_player="first")
+    assert menu_path(g, "p1", "3@b2") == ["Place", "3", "b2"]
+    assert menu_path(g, "p1", "a1-a2-b2") == ["Move", "stack on a1", "a1→a2→b2"]
+    # Two cards to resolve: the order is the choice.
+    h = NineSonsGame.from_position(
+        ["alice", "bob"], {"b2": "A3 A5", "b1": "B1 B2", "c1": "B3 B4"},
+        slots=["QiuNiu", "ChiWen", "BiAn", "FuXi", "SuanNi", None],
+    )
+    h.play("alice", "b2-b1-c1")
+    assert [menu_path(h, "alice", a) for a in h.legal_actions("alice")] == [
+        ["Tame", "QiuNiu (S1) first"], ["Tame", "ChiWen (S2) first"]]
+    # One card, two 3-stacks topped by different players: the choice is who tames it.
+    k = NineSonsGame.from_position(["alice", "bob"], {"c2": "B4 A6", "c3": "B1 B2", "d3": "A3 B5"},
+                                   deck=["BiAn"])
+    k.play("alice", "c2-c3-d3")
+    labels = [menu_path(k, "alice", a)[1] for a in k.legal_actions("alice")]
+    assert labels[0].endswith(", stack on c3 (top 4): opponent tames")
+    assert labels[1].endswith(", stack on d3 (top 6): you tame")
