@@ -50,7 +50,7 @@ def tame_label(view: dict[str, Any], seat: str, action: str) -> str:
     if len(parts) < 3:
         return label
     cell = parts[2].lower()
-    stack = next((c["stack"] for c in view["cells"] if c["cell"] == cell), [])
+    stack: list[list[Any]] = next((c["stack"] for c in view["cells"] if c["cell"] == cell), [])
     if not stack:
         return f"{label}, stack on {cell}"
     owner, value = stack[-1]
