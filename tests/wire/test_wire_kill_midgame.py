@@ -24,6 +24,7 @@ import json
 import time
 from typing import Any
 
+from cogs.presenter import RECENT_EVENTS
 from engine import registry
 from engine.base import Game
 from render import render_text
@@ -154,6 +155,22 @@ class Table:
         raise AssertionError("the move menu is deeper than expected")
 
 
+def recent_lines(board: dict[str, Any]) -> list[str]:
+    """The board's "Recent" field, one public line per entry."""
+    fields = [f for f in board["embeds"][0].get("fields") or [] if f["name"] == "Recent"]
+    return fields[0]["value"].splitlines() if fields else []
+
+
+def new_recent_lines(before: list[str], after: list[str]) -> list[str]:
+    """The lines the board's "Recent" gained: ``after`` must be ``before`` (what the killed
+    process announced last, trimmed to the field's length) followed by new lines only, so
+    nothing announced was dropped, reordered or shown twice before the new lines."""
+    for count in range(1, len(after) + 1):
+        if (before + after[-count:])[-RECENT_EVENTS:] == after:
+            return after[-count:]
+    raise AssertionError(f"Recent lost or reordered lines across the restart:\n{before}\n->\n{after}")
+
+
 async def _restart(table: Table) -> None:
     await table.bot.start()
     assert table.bot.timers_rearmed()[-1] >= 1, table.bot.log_tail()
@@ -190,6 +207,8 @@ async def test_ninesons_killed_after_a_move_continues_on_the_old_board_and_its_t
         log_before = table.actions()
         assert [row[0] for row in log_before] == [1, 2, 3] and table.replays_to_stored_state()
         posts_before = len(table.public_posts())
+        recent_before = recent_lines(board)
+        assert len(recent_before) == 5 and recent_before[-1].startswith(f"{rec['names'][seat]}: ")
 
         await _restart(table)
         # The next player moves through the dead process's board message (its menu buttons).
@@ -202,8 +221,10 @@ async def test_ninesons_killed_after_a_move_continues_on_the_old_board_and_its_t
         assert log_after[:3] == log_before and len(log_after) == 4, "no move lost, none repeated"
         new_seq, _, new_seat, source, action = log_after[3]
         assert (new_seq, new_seat, source) == (4, seat, "player")
+        label = game.describe_action(seat, action)
         game.play(seat, action)
         assert after["embeds"][0]["description"] == table.expected_board_text(table.record(), game)
+        assert new_recent_lines(recent_before, recent_lines(after)) == [f"{rec['names'][seat]}: {label}"]
         assert table.replays_to_stored_state()
         assert len(table.public_posts()) == posts_before, "the board was edited in place, not posted again"
 
@@ -267,6 +288,7 @@ async def test_farkle_killed_mid_brawl_defence_the_defender_plays_on_with_the_ol
         assert len(pings) == 1, [m["content"] for m in table.public_posts()]
         log_before = table.actions()
         posts_before = len(table.public_posts())
+        recent_before = recent_lines(board)
         assert table.replays_to_stored_state()
 
         await _restart(table)
@@ -299,6 +321,8 @@ async def test_farkle_killed_mid_brawl_defence_the_defender_plays_on_with_the_ol
         assert (seat, source) == ("p2", "player") and (not keeps or action == keeps[0])
         game.play("p2", action)
         assert after["embeds"][0]["description"] == table.expected_board_text(table.record(), game)
+        gained = new_recent_lines(recent_before, recent_lines(after))
+        assert all(line.startswith("bob") or "bob" in line for line in gained), gained
         assert table.replays_to_stored_state()
         assert len(table.public_posts()) == posts_before, "no board repost, no repeated ping"
     finally:
@@ -372,7 +396,10 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
         # The planning deadline survived the kill unchanged (and was re-armed: see _restart).
         assert table.bot.query("SELECT deadline FROM timers WHERE game_id = ?", table.gid) == [deadline]
         # bob's planning DM was sent by the dead process: its selects plan his four cards.
-        for _ in range(3):
+        recent_before = recent_lines(board)
+        await _plan_by_dm(table, table.bob)
+        assert new_recent_lines(recent_before, recent_lines(table.board()))[0].startswith("bob planned a card")
+        for _ in range(2):
             await _plan_by_dm(table, table.bob)
         assert len(fake.dm_messages(table.bob)) == dms_before, "no DM re-sent: the old prompt is edited"
         await _plan_by_dm(table, table.bob)  # the last card ends the planning phase
