@@ -8,10 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.presenter import fill_names
 from cogs.router import actor_of
 from engine import registry
 from sessions import SessionError
-from storage import GameRecord
+from storage import GameNotFound, GameRecord
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -134,7 +135,10 @@ class Games(commands.Cog):
     async def _play_target(self, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
         db = self.bot.service.db
         if game_id is not None:
-            rec = await db.load_game(game_id)
+            try:
+                rec = await db.load_game(game_id)
+            except GameNotFound:  # a number typed by the user, not a storage fault
+                raise SessionError(f"There is no game #{game_id}.") from None
             if rec.seat_of_user(interaction.user.id) is None:
                 raise SessionError(f"You are not playing in game #{game_id}.")
             return rec
@@ -165,7 +169,7 @@ class Games(commands.Cog):
         for action in game.legal_actions(seat.seat):
             if text and text not in action.lower():
                 continue
-            label = game.describe_action(seat.seat, action)
+            label = fill_names(game.describe_action(seat.seat, action), {s.seat: s.display_name for s in rec.seats})
             name = action if label == action else f"{action} — {label}"
             choices.append(app_commands.Choice(name=name[:100], value=action[:100]))
             if len(choices) >= MAX_AUTOCOMPLETE:
