@@ -8,7 +8,9 @@ Level 1 is a board button, deeper levels are private selects (paginated by the p
   first, and on a card with two qualifying 3-stacks, which stack (so who tames it).
 
 A node with a single action below it plays at once (cogs.menu), so a one-die stack with one
-path, or a value that fits one cell, costs no extra click. Nine Sons has no hidden information
+path, or a value that fits one cell, costs no extra click. Lists stay short on a 3 x 4 board
+(at most 12 cells or stacks, 14 paths for a 3-dice stack), within one 25-option select; the
+platform's picker would page longer ones. Nine Sons has no hidden information
 (only the deck order, which the view never shows), so every action is public.
 """
 
