@@ -296,14 +296,16 @@ def render_image(view: dict[str, Any], names: dict[str, str] | None = None) -> I
         )
     y += 24
     if view.get("is_over"):
-        msg = _fill(view.get("result_text") or "Game over", names)
+        # Who won and why; the points and cards are already in the two header boxes.
+        msg = _fill(view.get("result_text") or "Game over", names).split(". ")[0].rstrip(".") + "."
     elif view.get("pending"):
         msg = f"{_who(names, view['pending']['player'])} chooses: " + ", ".join(view["pending"]["options"])
     elif view.get("turn"):
         msg = f"{_seat(view, view['turn'])} · {_who(names, view['turn'])} to play"
     else:
         msg = ""
-    d.text((14, y), msg[:90], fill=INK, font=f_title)
+    font = f_title if d.textlength(msg[:90], font=f_title) <= W - 28 else f_small  # long names
+    d.text((14, y), msg[:90], fill=INK, font=font)
     return img
 
 
