@@ -322,9 +322,21 @@ async def test_farkle_killed_mid_brawl_defence_the_defender_plays_on_with_the_ol
         game.play("p2", action)
         assert after["embeds"][0]["description"] == table.expected_board_text(table.record(), game)
         gained = new_recent_lines(recent_before, recent_lines(after))
-        assert all(line.startswith("bob") or "bob" in line for line in gained), gained
+        assert gained[0].startswith("bob"), gained  # bob's move first, then what it caused
         assert table.replays_to_stored_state()
         assert len(table.public_posts()) == posts_before, "no board repost, no repeated ping"
+
+        # A second kill right after that announcement; the next move goes by /play this time.
+        await table.bot.kill()
+        log_before = table.actions()
+        await _restart(table)
+        rec, game = table.game()
+        seat = game.to_act()[0]
+        since = len(fake.requests)
+        await table.play(table.member(seat), _farkle_public_step(game, seat))
+        await table.wait_board_version(rec["version"] + 1, since)
+        assert table.actions()[: len(log_before)] == log_before and table.replays_to_stored_state()
+        assert table.bot.kills == 2
     finally:
         await table.bot.stop()
     assert fake.unhandled == []
@@ -399,8 +411,16 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
         recent_before = recent_lines(board)
         await _plan_by_dm(table, table.bob)
         assert new_recent_lines(recent_before, recent_lines(table.board()))[0].startswith("bob planned a card")
-        for _ in range(2):
-            await _plan_by_dm(table, table.bob)
+        await _plan_by_dm(table, table.bob)
+        # A second kill between two of bob's cards: the DM edited by the second process works too.
+        await table.bot.kill()
+        _, game = table.game()
+        slots = {cid: list(game.s["chars"][cid]["slots"]) for cid in owners}
+        await _restart(table)
+        await _plan_by_dm(table, table.bob)
+        rec, game = table.game()
+        assert all(game.s["chars"][cid]["slots"][: len(kept)] == kept for cid, kept in slots.items())
+        assert sum(len(game.s["chars"][cid]["slots"]) for cid in bobs) == 3
         assert len(fake.dm_messages(table.bob)) == dms_before, "no DM re-sent: the old prompt is edited"
         await _plan_by_dm(table, table.bob)  # the last card ends the planning phase
         rec, game = table.game()
@@ -411,7 +431,7 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
         assert table.replays_to_stored_state()
         board = table.board()
         assert board["embeds"][0]["description"] == table.expected_board_text(rec, game)
-        assert "bob planned" in message_text(board)
+        assert "bob planned" in message_text(board) and table.bot.kills == 2
         # New public posts after the restart are only pings for questions of revealed cards.
         new_posts = table.public_posts()[posts_before:]
         assert all(m["content"].startswith("<@") and "your choice" in m["content"] for m in new_posts), new_posts
