@@ -279,6 +279,7 @@ class Fuzzer:
         bot.service._seed_source = lambda: seeds.getrandbits(62)
         self.stats = Stats()
         self.gid: int | None = None
+        self.game_ids: list[int] = []  # every game this fuzzer opened, in order
         self.game_number = 0
         self.logs = LogCapture()
         self._logs_seen = 0
@@ -328,6 +329,7 @@ class Fuzzer:
         rec, game = await self.bot.service.load(gid)
         assert rec.status == "active" and game is not None, f"game {gid} did not start: {rec.status}"
         self.gid = gid
+        self.game_ids.append(gid)
         self._public_names[gid] = set()
         self.stats.games_started += 1
         self._claim_new_messages()

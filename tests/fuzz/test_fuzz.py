@@ -1,0 +1,80 @@
+"""Seeded interaction fuzzing of every game (300 steps each here; 5,000 with
+``python -m tests.fuzz.run``), and proof that the leak scan catches a leak when there is one."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from engine.farkle.game import FarkleGame
+from tests.fuzz.fuzzer import Fuzzer, name_pattern
+from tests.fuzz.run import build_world
+
+STEPS = 300
+
+
+async def fuzz(env, bot, kind: str, steps: int, seed: int = 3) -> Fuzzer:
+    guild, channel, other, members = build_world(env)
+    fuzzer = Fuzzer(env, bot, guild, channel, other, members, kind=kind, seed=seed)
+    await fuzzer.run(steps)
+    return fuzzer
+
+
+@pytest.mark.parametrize("kind", ["farkle", "ninesons", "flagon"])
+async def test_fuzzed_game_stays_sound(simcord_env, simcord_bot, kind):
+    fuzzer = await fuzz(simcord_env, simcord_bot, kind, STEPS)
+    stats = fuzzer.stats
+    assert stats.failures == []  # no swallowed error, 💥 reply, unacknowledged click or broken invariant
+    assert stats.leaks == []
+    assert stats.steps == STEPS and stats.invariant_checks >= STEPS // 25
+    if kind != "flagon":  # a Flagon game can outlast 300 steps; it is finished below
+        assert stats.games_finished >= 1  # the valid moves really drive games to their end
+    assert stats.refused > 0 and stats.interactions > STEPS // 2  # the invalid half was exercised too
+    if kind != "ninesons":  # games with hidden information: secrets were tracked and messages read
+        assert stats.secrets_seen and stats.messages_scanned > 0
+    assert await fuzzer.finish_current_game()  # after all that, the game can still be finished
+    assert fuzzer.stats.failures == []
+    assert simcord_env.errors == []
+
+
+async def test_same_seed_same_run(simcord_env, simcord_bot):
+    # Two fuzzers with one seed, each in its own fresh guild, make exactly the same moves.
+    first = await fuzz(simcord_env, simcord_bot, "farkle", 120, seed=11)
+    second = await fuzz(simcord_env, simcord_bot, "farkle", 120, seed=11)
+    db = simcord_bot.service.db
+    assert len(first.game_ids) == len(second.game_ids) >= 2
+    for a, b in zip(first.game_ids, second.game_ids, strict=True):
+        moves_a = [(m.seat, m.action, m.source) for m in await db.actions(a)]
+        moves_b = [(m.seat, m.action, m.source) for m in await db.actions(b)]
+        assert moves_a == moves_b and moves_a
+    assert first.stats.kinds == second.stats.kinds and first.stats.refused == second.stats.refused
+
+
+async def test_leak_scan_catches_items_on_the_public_board(simcord_env, simcord_bot, monkeypatch):
+    # A broken view(None) that hands spectators p1's hand: the board then names p1's items.
+    original = FarkleGame.view
+    monkeypatch.setattr(FarkleGame, "view", lambda self, player: original(self, player or "p1"))
+    fuzzer = await fuzz(simcord_env, simcord_bot, "farkle", 40)
+    assert any(" public " in leak for leak in fuzzer.stats.leaks), fuzzer.stats.leaks
+
+
+async def test_leak_scan_catches_items_in_info_logs(simcord_env, simcord_bot):
+    log = logging.getLogger("dragon_tavern.chatty")
+    original = simcord_bot.after_change
+
+    async def chatty_after_change(outcome):
+        if outcome.game is not None and not outcome.game.is_over:
+            log.info("p1 holds %s", [i["name"] for i in outcome.game.view("p1").get("my_items", [])])
+        await original(outcome)
+
+    simcord_bot.after_change = chatty_after_change
+    fuzzer = await fuzz(simcord_env, simcord_bot, "farkle", 40)
+    assert any(" log " in leak for leak in fuzzer.stats.leaks), fuzzer.stats.leaks
+
+
+def test_name_pattern_does_not_match_inside_a_longer_name():
+    names = {"Move", "Move (2nd copy)", "Charge"}
+    assert not name_pattern("Move", names).search("Sir Goodheart — Move (2nd copy)")
+    assert name_pattern("Move", names).search("Sir Goodheart — Move, then Charge")
+    assert not name_pattern("Charge", names).search("Recharge")
