@@ -396,6 +396,16 @@ class _InjectedError:
     remaining: int | None
 
 
+@dataclass
+class _Stall:
+    """Requests that get no answer until released (see FakeDiscord.stall)."""
+
+    method: str
+    path_glob: str
+    received: list[RecordedRequest] = field(default_factory=list)
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+
+
 class FakeDiscord:
     """Loopback fake Discord: aiohttp REST under ``/api/v10`` plus a WebSocket gateway."""
 
@@ -439,6 +449,7 @@ class FakeDiscord:
         self.resumes = 0
         self.sessions: list[_GatewaySession] = []
         self._errors: list[_InjectedError] = []
+        self._stalls: list[_Stall] = []
         self._changed: asyncio.Condition | None = None
         self._runner: web.AppRunner | None = None
 
@@ -475,6 +486,7 @@ class FakeDiscord:
         return self
 
     async def stop(self) -> None:
+        self.release_stalls()
         for session in list(self.sessions):
             with contextlib.suppress(Exception):
                 await session.ws.close(code=1001, message=b"fake Discord stopping")
@@ -512,6 +524,22 @@ class FakeDiscord:
     ) -> None:
         """Answer matching requests (path relative to /api/v10, fnmatch glob) with an error."""
         self._errors.append(_InjectedError(method.upper(), path_glob, status, code, message, times))
+
+    def stall(self, method: str, path_glob: str) -> None:
+        """Leave matching requests (path relative to /api/v10, fnmatch glob) unanswered, so the
+        client stays blocked on them, e.g. to kill a bot in the middle of announcing a change.
+        :meth:`release_stalls` answers them 503 *without effect*: like a request Discord never
+        acted upon because the client died while it was in flight."""
+        self._stalls.append(_Stall(method.upper(), path_glob))
+
+    def stalled(self) -> list[RecordedRequest]:
+        """Requests held by :meth:`stall` so far (answered or not)."""
+        return [r for stall in self._stalls for r in stall.received]
+
+    def release_stalls(self) -> None:
+        for stall in self._stalls:
+            stall.released.set()
+        self._stalls.clear()
 
     def dm_channel_for(self, user: FakeUser) -> FakeChannel:
         if user.dm_channel_id is None:
@@ -1022,6 +1050,15 @@ class FakeDiscord:
             files=files,
         )
         self.requests.append(record)
+        stall = next((st for st in self._stalls if st.method == record.method
+                      and fnmatch.fnmatchcase(record.path, st.path_glob)), None)
+        if stall is not None:
+            stall.received.append(record)
+            await self._notify()
+            await stall.released.wait()
+            record.status = 503
+            await self._notify()
+            return _error(503, 0, "stalled by the test and dropped")
         response = self._injected_error(record) or self._route(record)
         record.status = response.status
         if isinstance(response, web.Response) and response.body is not None and response.status != 204:

@@ -438,3 +438,67 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
     finally:
         await table.bot.stop()
     assert fake.unhandled == []
+
+
+async def test_flagon_killed_while_announcing_planning_bob_plans_through_the_board_button(
+    fake: FakeDiscord, tmp_path: Any
+) -> None:
+    """The hardest moment: the change is saved and the board edited, alice's planning DM went
+    out, and the process dies while bob's DM is in flight (the fake holds it, then drops it).
+    After the restart bob still reaches his secret prompt through the board's 🔒 button, and
+    alice's DM from the dead process still plans."""
+    table = Table(fake, tmp_path)
+    await table.bot.start()
+    try:
+        await table.open_game("flagon")
+        for _ in range(20):
+            rec, game = table.game()
+            seat = game.to_act()[0]
+            action = next(a for a in game.legal_actions(seat) if not game.is_private_action(seat, a))
+            probe = registry.restore(rec["kind"], rec["state"])
+            probe.play(seat, action)
+            if probe.s["phase"] == "plan":
+                break  # this action opens the planning phase: announce it with bob's DM stalled
+            await table.play(table.member(seat), action)
+        else:
+            raise AssertionError("setup never reached the planning phase")
+        assert table.bob.dm_channel_id is not None  # the start-of-game DM opened it
+        fake.stall("POST", f"/channels/{table.bob.dm_channel_id}/messages")
+        since = len(fake.requests)
+        await fake.slash(table.member(seat), table.channel, "play", {"action": action})
+        await fake.wait_until(lambda: bool(fake.stalled()), timeout=10, what="bob's planning DM")
+        board = await table.wait_board_version(rec["version"] + 1, since)
+        await table.bot.kill()
+        fake.release_stalls()
+
+        rec, game = table.game()
+        assert game.s["phase"] == "plan" and board["embeds"][0]["description"] == table.expected_board_text(rec, game)
+        assert not any(":x:plan:" in c for m in fake.dm_messages(table.bob) for c in custom_ids(m))
+        log_before = table.actions()
+
+        await _restart(table)
+        # bob: the dead process's board, 🔒 button -> an ephemeral planning prompt -> a card.
+        hand = await fake.click(table.bob, board, f"dt:{table.gid}:hand")
+        answer = await hand.wait_callback(timeout=10)
+        assert answer.json["type"] == CALLBACK_CHANNEL_MESSAGE and answer.json["data"]["flags"] & FLAG_EPHEMERAL
+        prompt = hand.original_message
+        assert prompt is not None
+        select = next(c for c in components(prompt) if c["type"] == SELECT and ":x:plan:" in c["custom_id"])
+        version = table.record()["version"]
+        since = len(fake.requests)
+        pick = await fake.select(table.bob, prompt, select["custom_id"], [select["options"][0]["value"]])
+        assert (await pick.wait_callback(timeout=10)).json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE
+        assert (await pick.wait_original_edit(timeout=10)).json["content"].startswith("✅")
+        await table.wait_board_version(version + 1, since)
+        # alice: her planning DM, sent by the dead process.
+        await _plan_by_dm(table, table.alice)
+        rec, game = table.game()
+        filled = {game.s["chars"][cid]["owner"]: 0 for cid in game.s["chars"]}
+        for char in game.s["chars"].values():
+            filled[char["owner"]] += len(char["slots"])
+        assert filled == {"p1": 1, "p2": 1}
+        assert table.actions()[: len(log_before)] == log_before and table.replays_to_stored_state()
+        assert not any(r.status == 503 for r in fake.requests[since:]), "nothing stalled after the restart"
+    finally:
+        await table.bot.stop()
+    assert fake.unhandled == []
