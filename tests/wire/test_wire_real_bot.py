@@ -9,16 +9,13 @@ it uses whichever built-in game is registered first (servers only enable built-i
 
 from __future__ import annotations
 
-import asyncio
 import json
-import os
-import signal
-import sys
 from pathlib import Path
 
 from bot import create_bot
 from engine import registry
 from sessions.settings import GAME_KINDS
+from tests.wire.botproc import BotProcess
 from tests.wire.fake_discord import (
     CALLBACK_DEFERRED_CHANNEL_MESSAGE,
     CALLBACK_DEFERRED_UPDATE_MESSAGE,
@@ -26,8 +23,6 @@ from tests.wire.fake_discord import (
     FakeDiscord,
 )
 from tests.wire.minibot import running
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _custom_ids(message: dict) -> list[str]:
@@ -87,43 +82,17 @@ async def test_real_bot_process_killed_mid_lobby_restarts_and_answers_join(
     channel = guild.create_text_channel("games")
     alice = guild.add_member(fake.create_user("alice"))
     bob = guild.add_member(fake.create_user("bob"))
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "DT_FAKE_DISCORD_URL": fake.base_url,
-        "DISCORD_TOKEN": "fake-token",
-        "DEV_GUILD_ID": str(guild.id),
-        "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
-        "LOG_LEVEL": "INFO",
-    }
-    log_path = tmp_path / "bot.log"
-
-    async def start_bot() -> asyncio.subprocess.Process:
-        with log_path.open("ab") as log:
-            process = await asyncio.create_subprocess_exec(
-                sys.executable, "bot.py", cwd=ROOT, env=env, stdout=log, stderr=log
-            )
-        identified = len(fake.identify_payloads)
-        await fake.wait_until(
-            lambda: len(fake.identify_payloads) > identified or process.returncode is not None,
-            timeout=20,
-            what="bot.py to IDENTIFY",
-        )
-        assert process.returncode is None, log_path.read_text()[-2000:]
-        return process
-
-    bot = await start_bot()
+    bot = BotProcess(fake, guild.id, tmp_path)
+    await bot.start()
     try:
         new = await fake.slash(alice, channel, "game new", {"game": kind})
         await new.wait_followup(timeout=10)
         lobby = await fake.wait_message(channel, lambda m: any(":join" in c for c in _custom_ids(m)))
         join_id = next(c for c in _custom_ids(lobby) if c.endswith(":join"))
 
-        bot.send_signal(signal.SIGKILL)  # no close frame, no cleanup, no goodbye
-        await bot.wait()
-        await fake.wait_until(lambda: not fake.sessions, timeout=5, what="the dead socket to close")
+        await bot.kill()  # no close frame, no cleanup, no goodbye
 
-        bot = await start_bot()
+        await bot.start()
         since = len(fake.requests)
         click = await fake.click(bob, lobby, join_id)
         assert (await click.wait_callback(timeout=10)).json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE
@@ -133,11 +102,5 @@ async def test_real_bot_process_killed_mid_lobby_restarts_and_answers_join(
         assert "bob" in json.dumps(edit.json)
         assert len(fake.identify_payloads) == 2  # two processes, each with a fresh IDENTIFY
     finally:
-        if bot.returncode is None:
-            bot.send_signal(signal.SIGTERM)
-            try:
-                await asyncio.wait_for(bot.wait(), 10)
-            except TimeoutError:
-                bot.kill()
-                await bot.wait()
+        await bot.stop()
     assert fake.unhandled == []
