@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import io
+import json
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -46,6 +48,9 @@ def public_events(events: list[Event]) -> list[Event]:
 class Presenter:
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
+        # The last board image per game and what it showed, so an unchanged picture is not
+        # drawn again (memory only: after a restart the first board is simply redrawn).
+        self._images: dict[int, tuple[str, bytes]] = {}
 
     # -- public board ---------------------------------------------------------------------
     async def lobby_message(self, rec: GameRecord) -> dict[str, Any]:
@@ -98,7 +103,7 @@ class Presenter:
         embed.set_footer(text=f"move {rec.version} · /play <action> · /game rules {rec.kind}")
         files: list[discord.File] = []
         if settings["images"]:
-            png = await asyncio.to_thread(render.render_png, rec.kind, public, names)
+            png = await self._board_png(rec, public, names)
             if png:
                 files.append(discord.File(io.BytesIO(png), filename="board.png", description=f"{info.title} board"))
                 embed.set_image(url="attachment://board.png")
@@ -140,6 +145,23 @@ class Presenter:
                 for item in final:
                     view.add_item(item)
         return {"content": None, "embed": embed, "view": view, "attachments": files}
+
+    async def _board_png(self, rec: GameRecord, public: dict[str, Any], names: dict[str, str]) -> bytes | None:
+        """The board image, redrawn only when what it shows changed. A game's UI module may
+        narrow that with ``image_view(view)`` (Flagon leaves out who is still planning, so the
+        picture changes once per time step, not once per submitted plan)."""
+        ui = ui_module(rec.kind)
+        shown = ui.image_view(public) if ui is not None and hasattr(ui, "image_view") else public
+        key = hashlib.sha1(
+            json.dumps([shown, names], sort_keys=True, default=str).encode(), usedforsecurity=False
+        ).hexdigest()
+        cached = self._images.get(rec.id)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        png = await asyncio.to_thread(render.render_png, rec.kind, shown, names)
+        if png:
+            self._images[rec.id] = (key, png)
+        return png
 
     async def show(self, outcome: Outcome) -> None:
         """Announce a saved outcome: update the board, then send private prompts."""

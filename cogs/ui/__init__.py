@@ -23,6 +23,9 @@ A module may define:
 - ``HANDLERS: dict[str, handler]``: extra custom_id verbs; a handler is
   ``async def handler(bot, interaction, route) -> None``.
 
+- ``image_view(view) -> dict``: the part of the public view the board picture shows; the
+  picture is redrawn only when that changes.
+
 Games without a module use the generic buttons / "Choose your move…" picker.
 """
 

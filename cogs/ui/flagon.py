@@ -393,3 +393,10 @@ async def _on_log(bot: DragonTavern, interaction: discord.Interaction, route: ro
 
 Handler = Callable[["DragonTavern", discord.Interaction, routing.Route], Awaitable[None]]
 HANDLERS: dict[str, Handler] = {"plan": _on_plan, "log": _on_log}
+
+
+def image_view(view: dict[str, Any]) -> dict[str, Any]:
+    """What the board picture shows: everything but who is still planning (the embed text says
+    that), so the image is redrawn when the tavern changes, not after every submitted plan."""
+    characters = [{**c, "planning": False, "slots_filled": 0} for c in view.get("characters", [])]
+    return {**view, "planning": [], "to_act": [], "characters": characters}
