@@ -88,6 +88,11 @@ class BotProcess:
     def log_tail(self, chars: int = 3000) -> str:
         return self.log_text()[-chars:]
 
+    def error_lines(self) -> list[str]:
+        """ERROR / CRITICAL log lines and tracebacks (a swallowed failure shows up here)."""
+        return [line for line in self.log_text().splitlines()
+                if " ERROR " in line or " CRITICAL " in line or line.startswith("Traceback")]
+
     def timers_rearmed(self) -> list[int]:
         """The "timers re-armed" count of every start so far, in order."""
         return [int(m.group(2)) for m in READY_LINE.finditer(self.log_text())]

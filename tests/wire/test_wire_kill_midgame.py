@@ -27,6 +27,7 @@ from typing import Any
 from cogs.presenter import RECENT_EVENTS
 from engine import registry
 from engine.base import Game
+from engine.flagon.cards import load_cards
 from render import render_text
 from tests.wire.botproc import BotProcess, components, custom_ids, message_text
 from tests.wire.fake_discord import (
@@ -244,7 +245,7 @@ async def test_ninesons_killed_after_a_move_continues_on_the_old_board_and_its_t
         assert table.bot.kills == 2 and table.bot.timers_rearmed() == [0, 1, 1]
     finally:
         await table.bot.stop()
-    assert fake.unhandled == []
+    assert fake.unhandled == [] and table.bot.error_lines() == []
 
 
 # --------------------------------------------------------------------------- Dragon Farkle
@@ -339,7 +340,7 @@ async def test_farkle_killed_mid_brawl_defence_the_defender_plays_on_with_the_ol
         assert table.bot.kills == 2
     finally:
         await table.bot.stop()
-    assert fake.unhandled == []
+    assert fake.unhandled == [] and table.bot.error_lines() == []
 
 
 # --------------------------------------------------------------------------- The Dragon & Flagon
@@ -432,12 +433,17 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
         board = table.board()
         assert board["embeds"][0]["description"] == table.expected_board_text(rec, game)
         assert "bob planned" in message_text(board) and table.bot.kills == 2
+        # Hidden information never reached a log line (INFO and above are logged here).
+        cards = load_cards()
+        secret = {cards[action.split(":")[3]].name for *_, action in log_after if action.startswith("plan:")}
+        log_text = table.bot.log_text()
+        assert secret and not [name for name in secret if name in log_text]
         # New public posts after the restart are only pings for questions of revealed cards.
         new_posts = table.public_posts()[posts_before:]
         assert all(m["content"].startswith("<@") and "your choice" in m["content"] for m in new_posts), new_posts
     finally:
         await table.bot.stop()
-    assert fake.unhandled == []
+    assert fake.unhandled == [] and table.bot.error_lines() == []
 
 
 async def test_flagon_killed_while_announcing_planning_bob_plans_through_the_board_button(
@@ -501,4 +507,4 @@ async def test_flagon_killed_while_announcing_planning_bob_plans_through_the_boa
         assert not any(r.status == 503 for r in fake.requests[since:]), "nothing stalled after the restart"
     finally:
         await table.bot.stop()
-    assert fake.unhandled == []
+    assert fake.unhandled == [] and table.bot.error_lines() == []
