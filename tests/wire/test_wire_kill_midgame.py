@@ -28,6 +28,7 @@ from cogs.presenter import RECENT_EVENTS
 from engine import registry
 from engine.base import Game
 from engine.flagon.cards import load_cards
+from engine.flagon.game import FlagonGame
 from render import render_text
 from tests.wire.botproc import BotProcess, components, custom_ids, message_text
 from tests.wire.fake_discord import (
@@ -154,6 +155,12 @@ class Table:
             assert edit.json["content"].startswith("✅"), edit.json
             return
         raise AssertionError("the move menu is deeper than expected")
+
+
+def state_of(game: Game) -> dict[str, Any]:
+    """A Flagon game's engine state (the test reads phases, owners and filled slots from it)."""
+    assert isinstance(game, FlagonGame)
+    return game.s
 
 
 def recent_lines(board: dict[str, Any]) -> list[str]:
@@ -377,14 +384,14 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
         # Characters and start squares (public choices) by /play until the secret planning.
         for _ in range(20):
             rec, game = table.game()
-            if game.s["phase"] == "plan":
+            if state_of(game)["phase"] == "plan":
                 break
             seat = game.to_act()[0]
             action = next(a for a in game.legal_actions(seat) if not game.is_private_action(seat, a))
             await table.play(table.member(seat), action)
         else:
             raise AssertionError("setup never reached the planning phase")
-        owners = {cid: c["owner"] for cid, c in game.s["chars"].items()}
+        owners = {cid: c["owner"] for cid, c in state_of(game)["chars"].items()}
         alices = [cid for cid, seat in owners.items() if table.member(seat) is table.alice]
         bobs = [cid for cid in owners if cid not in alices]
         # alice plans her whole program (two cards for each of her two characters) by DM.
@@ -393,7 +400,7 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
         await table.bot.kill()  # right after the board said alice planned her last card
 
         rec, game = table.game()
-        planned = {cid: list(game.s["chars"][cid]["slots"]) for cid in owners}
+        planned = {cid: list(state_of(game)["chars"][cid]["slots"]) for cid in owners}
         assert all(len(planned[cid]) == 2 for cid in alices) and not any(planned[cid] for cid in bobs)
         board = table.board()
         assert board["embeds"][0]["description"] == table.expected_board_text(rec, game)
@@ -405,7 +412,7 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
 
         await _restart(table)
         rec, game = table.game()
-        assert {cid: list(game.s["chars"][cid]["slots"]) for cid in owners} == planned, "alice's plan was kept"
+        assert {cid: list(state_of(game)["chars"][cid]["slots"]) for cid in owners} == planned, "alice's plan was kept"
         # The planning deadline survived the kill unchanged (and was re-armed: see _restart).
         assert table.bot.query("SELECT deadline FROM timers WHERE game_id = ?", table.gid) == [deadline]
         # bob's planning DM was sent by the dead process: its selects plan his four cards.
@@ -416,16 +423,16 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
         # A second kill between two of bob's cards: the DM edited by the second process works too.
         await table.bot.kill()
         _, game = table.game()
-        slots = {cid: list(game.s["chars"][cid]["slots"]) for cid in owners}
+        slots = {cid: list(state_of(game)["chars"][cid]["slots"]) for cid in owners}
         await _restart(table)
         await _plan_by_dm(table, table.bob)
         rec, game = table.game()
-        assert all(game.s["chars"][cid]["slots"][: len(kept)] == kept for cid, kept in slots.items())
-        assert sum(len(game.s["chars"][cid]["slots"]) for cid in bobs) == 3
+        assert all(state_of(game)["chars"][cid]["slots"][: len(kept)] == kept for cid, kept in slots.items())
+        assert sum(len(state_of(game)["chars"][cid]["slots"]) for cid in bobs) == 3
         assert len(fake.dm_messages(table.bob)) == dms_before, "no DM re-sent: the old prompt is edited"
         await _plan_by_dm(table, table.bob)  # the last card ends the planning phase
         rec, game = table.game()
-        assert game.s["phase"] != "plan" or game.s["marker"] > 1, "the time step resolved"
+        assert state_of(game)["phase"] != "plan" or state_of(game)["marker"] > 1, "the time step resolved"
         log_after = table.actions()
         assert log_after[: len(log_before)] == log_before and len(log_after) >= len(log_before) + 4
         assert [row[2:4] for row in log_after[len(log_before):len(log_before) + 4]] == [("p2", "player")] * 4
@@ -463,7 +470,7 @@ async def test_flagon_killed_while_announcing_planning_bob_plans_through_the_boa
             action = next(a for a in game.legal_actions(seat) if not game.is_private_action(seat, a))
             probe = registry.restore(rec["kind"], rec["state"])
             probe.play(seat, action)
-            if probe.s["phase"] == "plan":
+            if state_of(probe)["phase"] == "plan":
                 break  # this action opens the planning phase: announce it with bob's DM stalled
             await table.play(table.member(seat), action)
         else:
@@ -478,7 +485,7 @@ async def test_flagon_killed_while_announcing_planning_bob_plans_through_the_boa
         fake.release_stalls()
 
         rec, game = table.game()
-        assert game.s["phase"] == "plan" and board["embeds"][0]["description"] == table.expected_board_text(rec, game)
+        assert state_of(game)["phase"] == "plan" and board["embeds"][0]["description"] == table.expected_board_text(rec, game)
         assert not any(":x:plan:" in c for m in fake.dm_messages(table.bob) for c in custom_ids(m))
         log_before = table.actions()
 
@@ -499,8 +506,8 @@ async def test_flagon_killed_while_announcing_planning_bob_plans_through_the_boa
         # alice: her planning DM, sent by the dead process.
         await _plan_by_dm(table, table.alice)
         rec, game = table.game()
-        filled = {game.s["chars"][cid]["owner"]: 0 for cid in game.s["chars"]}
-        for char in game.s["chars"].values():
+        filled = {state_of(game)["chars"][cid]["owner"]: 0 for cid in state_of(game)["chars"]}
+        for char in state_of(game)["chars"].values():
             filled[char["owner"]] += len(char["slots"])
         assert filled == {"p1": 1, "p2": 1}
         assert table.actions()[: len(log_before)] == log_before and table.replays_to_stored_state()
