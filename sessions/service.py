@@ -209,12 +209,13 @@ class GameService:
             if seat.seat not in game.to_act():
                 raise IllegalAction("It is not your turn.")
             previous = game.to_act()
+            secret = game.is_private_action(seat.seat, action)
             events = game.play(seat.seat, action)
             seats = None
             if seat.timeouts_in_a_row:
                 seats = [replace(s, timeouts_in_a_row=0) if s.seat == seat.seat else s for s in rec.seats]
             rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "player", actor.user_id), seats)
-            return await self._after_change(rec, game, events, previous_to_act=previous)
+            return await self._after_change(rec, game, events, previous_to_act=previous, secret=secret)
 
     async def resign(self, game_id: int, actor: Actor) -> Outcome:
         async with self.lock(game_id):
@@ -353,7 +354,8 @@ class GameService:
         return replace(rec, version=version, state=None, seats=seats if seats is not None else rec.seats)
 
     async def _after_change(
-        self, rec: GameRecord, game: Game, events: list[Event], *, previous_to_act: list[str]
+        self, rec: GameRecord, game: Game, events: list[Event], *, previous_to_act: list[str],
+        secret: bool = False,
     ) -> Outcome:
         """Let AI seats act, finish the game if it ended, and re-arm the turn timer."""
         info = registry.get(rec.kind)
@@ -374,18 +376,21 @@ class GameService:
         if game.is_over and game.result is not None:
             rec = await self._finish(rec, game, game.result.to_dict())
         else:
-            await self._arm_turn_timer(rec, game, previous_to_act)
+            await self._arm_turn_timer(rec, game, previous_to_act, secret)
         return Outcome(rec, game, events)
 
-    async def _arm_turn_timer(self, rec: GameRecord, game: Game, previous_to_act: list[str]) -> None:
+    async def _arm_turn_timer(
+        self, rec: GameRecord, game: Game, previous_to_act: list[str], secret: bool = False
+    ) -> None:
         humans = {s.seat for s in rec.seats if not s.is_ai}
         waiting = [p for p in game.to_act() if p in humans]
         if not waiting:
             await self.db.clear_timer(rec.id, TURN_TIMER)
             return
-        # In a simultaneous phase the deadline stays put as players submit, so nothing about
-        # anyone's (secret) choices can be read from the timer.
-        same_phase = len(previous_to_act) > 1 and set(waiting) <= set(previous_to_act)
+        # In a simultaneous phase, and while a player makes secret choices, the deadline stays
+        # put as choices come in, so nothing about them can be read from the timer (and the
+        # last planner does not get a fresh timeout per card).
+        same_phase = (len(previous_to_act) > 1 or secret) and set(waiting) <= set(previous_to_act)
         if same_phase and await self.db.timer(rec.id, TURN_TIMER) is not None:
             return
         settings = await self.settings(rec.guild_id)

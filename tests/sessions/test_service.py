@@ -202,6 +202,27 @@ async def test_simultaneous_phase_keeps_its_deadline_as_players_submit(service, 
     assert await service.db.timer(rec.id, TURN_TIMER) == deadline
 
 
+async def test_the_last_secret_chooser_gets_no_fresh_deadline(service, clock):
+    from tests.doubles.tally import Tally
+
+    # A secret choice by the only player still choosing (Flagon: the last planner placing one
+    # card of several) keeps the phase's deadline; Tally's pick is one step, so the rule is
+    # exercised directly on the timer.
+    rec = await started(service, "secret=on target=40")
+    await service.apply(rec.id, ALICE, "+1")
+    await service.apply(rec.id, BOB, "+1")
+    await service.apply(rec.id, ALICE, "pick:3")
+    deadline = await service.db.timer(rec.id, TURN_TIMER)
+    _, game = await service.load(rec.id)
+    assert isinstance(game, Tally) and game.to_act() == ["p2"]
+    clock.now += 50
+    await service._arm_turn_timer(rec, game, ["p2"], secret=True)
+    assert await service.db.timer(rec.id, TURN_TIMER) == deadline
+    # A public action by a lone player (a normal turn) does restart the clock.
+    await service._arm_turn_timer(rec, game, ["p2"], secret=False)
+    assert await service.db.timer(rec.id, TURN_TIMER) == clock.now + 300
+
+
 async def test_concurrent_actions_on_different_games_share_one_database_safely(service):
     """Different games have different locks but one SQLite connection: their transactions
     must not interleave."""
