@@ -96,15 +96,21 @@ class Router(commands.Cog):
     async def _on_psnav(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await self._send_picker(interaction, route.game_id, route.int_arg(1), edit=True)
 
-    async def _send_picker(self, interaction: discord.Interaction, game_id: int, page: int, *, edit: bool) -> None:
+    async def _seated(self, interaction: discord.Interaction, game_id: int, *, my_turn: bool = True,
+                      not_seated: str = "You are not playing in this game.") -> tuple[Any, Any, Any]:
+        """(record, game, seat) of the clicking player in a running game, or a private refusal."""
         rec, game = await self.bot.service.load(game_id)
         seat = rec.seat_of_user(interaction.user.id)
         if seat is None:
-            raise SessionError("You are not playing in this game.")
+            raise SessionError(not_seated)
         if game is None or rec.status != "active":
             raise SessionError("This game is not running.")
-        if seat.seat not in game.to_act():
+        if my_turn and seat.seat not in game.to_act():
             raise SessionError("It is not your turn.")
+        return rec, game, seat
+
+    async def _send_picker(self, interaction: discord.Interaction, game_id: int, page: int, *, edit: bool) -> None:
+        rec, game, seat = await self._seated(interaction, game_id)
         message = self.bot.presenter.public_picker(rec, game, seat.seat, page)
         if edit:
             await interaction.response.edit_message(**message)
@@ -124,14 +130,7 @@ class Router(commands.Cog):
 
     # -- move menus (cogs.menu) -----------------------------------------------------------
     async def _menu_target(self, interaction: discord.Interaction, route: routing.Route, address: str):
-        rec, game = await self.bot.service.load(route.game_id)
-        seat = rec.seat_of_user(interaction.user.id)
-        if seat is None:
-            raise SessionError("You are not playing in this game.")
-        if game is None or rec.status != "active":
-            raise SessionError("This game is not running.")
-        if seat.seat not in game.to_act():
-            raise SessionError("It is not your turn.")
+        rec, game, seat = await self._seated(interaction, route.game_id)
         if route.int_arg(0, -1) != rec.version:
             raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
         node = menu.find(build_menu(rec.kind, game, seat.seat, _names(rec)), address)
@@ -199,12 +198,9 @@ class Router(commands.Cog):
         await self._send_private(interaction, route.game_id, page=route.int_arg(0), edit=True)
 
     async def _send_private(self, interaction: discord.Interaction, game_id: int, *, page: int, edit: bool) -> None:
-        rec, game = await self.bot.service.load(game_id)
-        seat = rec.seat_of_user(interaction.user.id)
-        if seat is None:
-            raise SessionError("You are not playing in this game, so you have no hand to see.")
-        if game is None or rec.status != "active":
-            raise SessionError("This game is not running.")
+        rec, game, seat = await self._seated(
+            interaction, game_id, my_turn=False,
+            not_seated="You are not playing in this game, so you have no hand to see.")
         settings = await self.bot.service.settings(rec.guild_id)
         if not edit and settings["hidden_pick_mode"] == "dm" and seat.private_route == "dm":
             # This server wants secrets in DMs; the button is only the fallback for closed DMs.

@@ -1,6 +1,6 @@
 """Pure, deterministic rules engines. See engine.base for the contract."""
 
-from engine.base import Event, Game, IllegalAction, OptionSpec, Result, check_legal
+from engine.base import Event, Game, IllegalAction, OptionSpec, Result, check_legal, resolve_options
 from engine.rng import Rng
 
-__all__ = ["Event", "Game", "IllegalAction", "OptionSpec", "Result", "Rng", "check_legal"]
+__all__ = ["Event", "Game", "IllegalAction", "OptionSpec", "Result", "Rng", "check_legal", "resolve_options"]

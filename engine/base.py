@@ -95,14 +95,36 @@ class OptionSpec:
                 raise ValueError(f"`{self.name}` takes a whole number, not `{raw}`") from None
         else:
             value = raw
+        return self.check(value)
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` if it is allowed, else raise ValueError naming what is allowed."""
+        expected = type(self.default)
+        if type(value) is not expected and not (expected is float and type(value) is int):
+            raise ValueError(f"`{self.name}` takes a {expected.__name__}, not {value!r}")
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise ValueError(f"`{self.name}` must be one of: {allowed} (not `{raw}`)")
+            raise ValueError(f"`{self.name}` must be one of: {allowed} (not `{value}`)")
         if self.minimum is not None and value < self.minimum:
             raise ValueError(f"`{self.name}` must be at least {self.minimum}")
         if self.maximum is not None and value > self.maximum:
             raise ValueError(f"`{self.name}` must be at most {self.maximum}")
         return value
+
+
+def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any], title: str) -> dict[str, Any]:
+    """Every option of a game: defaults filled in, unknown names refused, text parsed, values
+    checked. Raises ValueError with a reason a player can read."""
+    by_name = {spec.name: spec for spec in specs}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        raise ValueError(f"{title} has no option {', '.join(f'`{u}`' for u in unknown)}.")
+    values = {spec.name: spec.default for spec in specs}
+    for name, value in given.items():
+        spec = by_name[name]
+        values[name] = spec.parse(value) if isinstance(value, str) and not isinstance(spec.default, str) \
+            else spec.check(value)
+    return values
 
 
 class Game(ABC):

@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from engine.base import OptionSpec
+from engine.base import OptionSpec, resolve_options
 from engine.farkle.scoring import ScoreTable
 
 _PATH = Path(__file__).with_name("data") / "rules.toml"
@@ -85,23 +85,4 @@ def score_table(options: dict[str, Any]) -> ScoreTable:
 
 def check_options(options: dict[str, Any]) -> dict[str, Any]:
     """Fill defaults, refuse unknown names and bad values (ValueError with a readable reason)."""
-    unknown = set(options) - set(DEFAULTS)
-    if unknown:
-        raise ValueError(f"unknown Dragon Farkle option(s): {', '.join(sorted(unknown))}")
-    out = dict(DEFAULTS)
-    for spec in OPTIONS:
-        if spec.name not in options:
-            continue
-        v = options[spec.name]
-        if isinstance(v, str) and not isinstance(spec.default, str):
-            v = spec.parse(v)
-        if type(v) is not type(spec.default):
-            raise ValueError(f"`{spec.name}` takes a {type(spec.default).__name__}, not {v!r}")
-        if spec.choices is not None and v not in spec.choices:
-            raise ValueError(f"`{spec.name}` must be one of {', '.join(map(str, spec.choices))}")
-        if spec.minimum is not None and v < spec.minimum:
-            raise ValueError(f"`{spec.name}` must be at least {spec.minimum}")
-        if spec.maximum is not None and v > spec.maximum:
-            raise ValueError(f"`{spec.name}` must be at most {spec.maximum}")
-        out[spec.name] = v
-    return out
+    return resolve_options(OPTIONS, options, "Dragon Farkle")

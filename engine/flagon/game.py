@@ -11,7 +11,7 @@ from __future__ import annotations
 import pickle
 from typing import Any, ClassVar
 
-from engine.base import Event, Game, IllegalAction, OptionSpec, Result, check_legal
+from engine.base import Event, Game, IllegalAction, OptionSpec, Result, check_legal, resolve_options
 from engine.flagon import geometry as G
 from engine.flagon.board import layout_names, load_layout
 from engine.flagon.cards import CHARACTER_NAMES, CHARACTERS, dragon_of, load_cards
@@ -72,16 +72,7 @@ class FlagonGame(Game):
     def new(cls, players: list[str], seed: int, **options: Any) -> FlagonGame:
         if not cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS or len(set(players)) != len(players):
             raise ValueError("The Dragon & Flagon needs 2-8 different players.")
-        opts = {o.name: o.default for o in cls.OPTIONS}
-        for k, v in options.items():
-            spec = next((o for o in cls.OPTIONS if o.name == k), None)
-            if spec is None:
-                raise ValueError(f"Unknown option `{k}`.")
-            if isinstance(v, str) and not isinstance(spec.default, str):
-                v = spec.parse(v)
-            if spec.choices is not None and v not in spec.choices:
-                raise ValueError(f"`{k}` must be one of: {', '.join(map(str, spec.choices))}")
-            opts[k] = v
+        opts = resolve_options(cls.OPTIONS, options, "The Dragon & Flagon")
         if opts["team"] and len(players) < 4:
             raise ValueError("The team game needs 4-8 players.")
         lay = load_layout(opts["layout"])

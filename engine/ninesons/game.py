@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.base import Event, Game, IllegalAction, OptionSpec, Result
+from engine.base import Event, Game, IllegalAction, OptionSpec, Result, resolve_options
 from engine.ninesons import core
 from engine.ninesons.cards import load_cards
 from engine.ninesons.core import CELL_INDEX, CELL_NAMES, MOVE, PLACE, SLOT_CELLS, TAME, Card, Rules, State
@@ -98,20 +98,7 @@ class NineSonsGame(Game):
     # -- construction ----------------------------------------------------------------------
     @classmethod
     def new(cls, players: list[str], seed: int, **options: Any) -> NineSonsGame:
-        opts = {o.name: o.default for o in cls.OPTIONS}
-        for name, value in options.items():
-            spec = next((o for o in cls.OPTIONS if o.name == name), None)
-            if spec is None:
-                raise ValueError(f"Unknown option `{name}` for ninesons.")
-            if isinstance(value, str) and not isinstance(spec.default, str):
-                value = spec.parse(value)
-            if spec.choices is not None and value not in spec.choices:
-                raise ValueError(f"`{name}` must be one of: {', '.join(spec.choices)}")
-            if spec.minimum is not None and value < spec.minimum:
-                raise ValueError(f"`{name}` must be at least {spec.minimum}")
-            if spec.maximum is not None and value > spec.maximum:
-                raise ValueError(f"`{name}` must be at most {spec.maximum}")
-            opts[name] = value
+        opts = resolve_options(cls.OPTIONS, options, "The Nine Sons of the Dragon")
         g = cls(players, seed, opts, load_cards())
         order = list(range(9))
         g.rng.shuffle(order)
