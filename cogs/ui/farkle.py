@@ -253,7 +253,9 @@ def announce(rec: GameRecord, game: FarkleGame, events: list[Event]) -> str | No
         return None
     attacker = view["current"]
     mention = f"<@{seat.user_id}>"
-    if any(e.kind == "attack_done" for e in events):
+    # One outcome may hold several turns (AI seats act in it): an earlier Brawl's attack_done
+    # must not be read as this Brawl's, whose attack score may not exist yet.
+    if any(e.kind == "attack_done" for e in events) and view.get("attack_score") is not None:
         return (f"🛡️ {mention}, you defend against {{{attacker}}}'s Brawl attack score of "
                 f"{view['attack_score']:,}: your dice and Roll / Stop buttons are on the board.")
     if view["phase"] == "react" and any(e.kind == "action" and e.data.get("action") == "brawl" for e in events):

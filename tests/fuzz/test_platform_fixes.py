@@ -1,4 +1,4 @@
-"""Platform bugs the fuzzer found, pinned by a test each."""
+"""Bugs the fuzzer found (platform and game UI), pinned by a test each."""
 
 from __future__ import annotations
 
@@ -16,3 +16,26 @@ async def test_play_in_a_dm_with_an_unknown_game_number_says_so(simcord_env, cap
         result = await alice.user.slash("play", action="recruit", game=999999)
     assert private_replies(result) == ["⚠️ There is no game #999999."]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+def test_farkle_defender_ping_after_an_earlier_brawl_in_the_same_outcome():
+    # Found by the fuzzer: AI seats played a whole Brawl (its attack_done event) and then the
+    # next player brawled a human, all in one outcome; the ping read the new Brawl's attack
+    # score, which is None until the attacker banks: TypeError, the board was never updated
+    # and the player was told "Something went wrong ... Nothing was changed" after a saved move.
+    from cogs.ui import farkle as farkle_ui
+    from engine import Event, registry
+    from storage import GameRecord, SeatRecord
+
+    registry.load_builtin_games()
+    game = registry.get("farkle").new_game(["p1", "p2"], 5, first_player="lobby")
+    new_brawl = game.play("p1", "brawl:p2")  # p2 holds an item: they may react first
+    assert game.view(None)["attack_score"] is None and game.to_act() == ["p2"]
+    seats = [SeatRecord(seat="p1", position=0, user_id=None, ai_level="easy", display_name="AI"),
+             SeatRecord(seat="p2", position=1, user_id=42, ai_level=None, display_name="bob")]
+    rec = GameRecord(id=1, kind="farkle", guild_id=1, channel_id=2, host_user_id=42, status="active",
+                     options={}, seed=5, state=None, version=3, board_message_id=None, result=None,
+                     created_at=0.0, updated_at=0.0, seats=seats)
+    earlier = Event("attack_done", "{p2}'s Brawl attack score is 300. {p1} defends.")
+    text = farkle_ui.announce(rec, game, [earlier, *new_brawl])
+    assert text is not None and "<@42>" in text and "brawls with you" in text
