@@ -29,7 +29,9 @@ import logging
 import random
 import re
 import time
+import traceback
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,7 +77,7 @@ KINDS: dict[str, float] = {
     "play_valid": 30, "ui_actor": 22, "click_board": 8, "click_old": 5, "dm": 5, "ephemeral": 5,
     "replay_stale": 5, "double_click": 3, "concurrent": 3, "play_garbage": 4, "play_other_seat": 2,
     "wrong_channel": 2, "play_dm": 1, "status": 1.5, "autocomplete": 1.5, "config": 1.5, "cancel_nonhost": 0.5,
-    "resign": 0.3, "advance_time": 0.7,
+    "resign": 0.3, "advance_time": 0.7, "restart": 0.2,
 }
 
 
@@ -128,7 +130,10 @@ class LogCapture(logging.Handler):
     def text(record: logging.LogRecord) -> str:
         text = record.getMessage()
         if record.exc_info and record.exc_info[1] is not None:
-            text += f"\n{record.exc_info[1]!r}"
+            error = record.exc_info[1]
+            frames = traceback.extract_tb(error.__traceback__)[-3:]
+            where = " <- ".join(f"{f.filename.rsplit('/', 2)[-1]}:{f.lineno} {f.name}" for f in reversed(frames))
+            text += f"\n{error!r} at {where}"
         return text
 
 
@@ -267,16 +272,16 @@ class Member:
 class Fuzzer:
     def __init__(self, env: Any, bot: Any, guild: Any, channel: Any, other_channel: Any,
                  members: dict[str, Any], *, kind: str, seed: int, admin: str = "admin",
-                 closed_dm: str | None = "bob") -> None:
+                 closed_dm: str | None = "bob", bot_factory: Callable[[], Any] | None = None) -> None:
         self.env, self.bot, self.guild = env, bot, guild
         self.channel, self.other = channel, other_channel
         self.members = {k: Member(k, m) for k, m in members.items()}
         self.admin = self.members[admin]
         self.kind = kind
         self.rng = random.Random(seed)
-        seeds = random.Random(seed * 7919 + 1)
-        # Game seeds come from the fuzzer's seed, so a run is reproducible end to end.
-        bot.service._seed_source = lambda: seeds.getrandbits(62)
+        self.bot_factory = bot_factory  # builds a fresh bot on the same database, for restarts
+        self._seeds = random.Random(seed * 7919 + 1)
+        self._seed_games()
         self.stats = Stats()
         self.gid: int | None = None
         self.game_ids: list[int] = []  # every game this fuzzer opened, in order
@@ -285,6 +290,7 @@ class Fuzzer:
         self._logs_seen = 0
         self._errors_seen = env.error_cursor
         self._public_names: dict[int, set[str]] = {}
+        self._known: dict[int, dict[str, set[str]]] = {}  # game -> seat -> names its view ever held
         self._message_game: dict[int, int] = {}  # message id -> game id it was posted during
         self._scanned: dict[int, tuple[Any, ...]] = {}
         self._patterns: dict[str, re.Pattern[str]] = {}
@@ -298,6 +304,10 @@ class Fuzzer:
             dm = self.members[closed_dm].actor.user.dm_channel
             env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007,
                              message="Cannot send messages to this user", times=None)
+
+    def _seed_games(self) -> None:
+        # Game seeds come from the fuzzer's seed, so a run is reproducible end to end.
+        self.bot.service._seed_source = lambda: self._seeds.getrandbits(62)
 
     # -- setup ----------------------------------------------------------------------------
     async def open_game(self) -> int:
@@ -476,6 +486,12 @@ class Fuzzer:
         elif kind == "resign":
             member = rng.choice(list(seat_member.values())) if seat_member else anyone
             await self._send(kind, member, member.actor.slash(self.channel, "game resign"))
+        elif kind == "restart":
+            # The bot process restarts mid-game: every later click is routed from the database.
+            if self.bot_factory is not None:
+                self.bot = self.bot_factory()
+                await self.env.restart_bot(self.bot)
+                self._seed_games()
         elif kind == "advance_time":
             await self.env.advance_time(rng.choice([5, 31, 299, 301, 601, 3600]))
         else:  # pragma: no cover - a typo in KINDS
@@ -683,8 +699,12 @@ class Fuzzer:
                 if self._pattern(name).search(text):
                     self._leak("log", record.name, name, text)
         user_seat = {s.user_id: s.seat for s in rec.seats if s.user_id}
-        # A DM may show anything its reader's own view holds (own items, own deck...).
-        dm_known = {seat: self.secrets.known(game, seat) for seat in seats}
+        # A DM may show anything its reader's own view holds or held earlier in this game (own
+        # items, since discarded or swapped; own deck...).
+        known = self._known.setdefault(rec.id, {})
+        for seat in seats:
+            known.setdefault(seat, set()).update(self.secrets.known(game, seat))
+        dm_known = known
         guild_channels = {self.channel.id, self.other.id}
         for channel_id, store in self.env.backend.messages.items():
             in_guild = channel_id in guild_channels

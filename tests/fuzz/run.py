@@ -39,11 +39,12 @@ async def fuzz_game(kind: str, steps: int, seed: int, database: Path) -> tuple[S
     bot = create_bot(database_path=database)
     async with simcord.run(bot, check_errors=False) as env:
         guild, channel, other, members = build_world(env)
-        fuzzer = Fuzzer(env, bot, guild, channel, other, members, kind=kind, seed=seed)
+        fuzzer = Fuzzer(env, bot, guild, channel, other, members, kind=kind, seed=seed,
+                        bot_factory=lambda: create_bot(database_path=database))
         stats = await fuzzer.run(steps)
         finished = await fuzzer.finish_current_game()
         env.errors  # noqa: B018 - inspected: every error was counted as a failure above
-    await bot.close()  # simcord's shutdown leaves the database thread running otherwise
+    await fuzzer.bot.close()  # simcord's shutdown leaves the database thread running otherwise
     return stats, finished
 
 

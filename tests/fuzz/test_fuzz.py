@@ -7,6 +7,7 @@ import logging
 
 import pytest
 
+from bot import DragonTavern, create_bot
 from engine.farkle.game import FarkleGame
 from tests.fuzz.fuzzer import Fuzzer, name_pattern
 from tests.fuzz.run import build_world
@@ -16,7 +17,8 @@ STEPS = 300
 
 async def fuzz(env, bot, kind: str, steps: int, seed: int = 3) -> Fuzzer:
     guild, channel, other, members = build_world(env)
-    fuzzer = Fuzzer(env, bot, guild, channel, other, members, kind=kind, seed=seed)
+    fuzzer = Fuzzer(env, bot, guild, channel, other, members, kind=kind, seed=seed,
+                    bot_factory=lambda: create_bot(database_path=bot.database_path))
     await fuzzer.run(steps)
     return fuzzer
 
@@ -42,7 +44,7 @@ async def test_same_seed_same_run(simcord_env, simcord_bot):
     # Two fuzzers with one seed, each in its own fresh guild, make exactly the same moves.
     first = await fuzz(simcord_env, simcord_bot, "farkle", 120, seed=11)
     second = await fuzz(simcord_env, simcord_bot, "farkle", 120, seed=11)
-    db = simcord_bot.service.db
+    db = second.bot.service.db  # the latest bot: the fuzzer may have restarted it
     assert len(first.game_ids) == len(second.game_ids) >= 2
     for a, b in zip(first.game_ids, second.game_ids, strict=True):
         moves_a = [(m.seat, m.action, m.source) for m in await db.actions(a)]
@@ -59,16 +61,16 @@ async def test_leak_scan_catches_items_on_the_public_board(simcord_env, simcord_
     assert any(" public " in leak for leak in fuzzer.stats.leaks), fuzzer.stats.leaks
 
 
-async def test_leak_scan_catches_items_in_info_logs(simcord_env, simcord_bot):
+async def test_leak_scan_catches_items_in_info_logs(simcord_env, simcord_bot, monkeypatch):
     log = logging.getLogger("dragon_tavern.chatty")
-    original = simcord_bot.after_change
+    original = DragonTavern.after_change
 
-    async def chatty_after_change(outcome):
+    async def chatty_after_change(self, outcome):
         if outcome.game is not None and not outcome.game.is_over:
             log.info("p1 holds %s", [i["name"] for i in outcome.game.view("p1").get("my_items", [])])
-        await original(outcome)
+        await original(self, outcome)
 
-    simcord_bot.after_change = chatty_after_change
+    monkeypatch.setattr(DragonTavern, "after_change", chatty_after_change)
     fuzzer = await fuzz(simcord_env, simcord_bot, "farkle", 40)
     assert any(" log " in leak for leak in fuzzer.stats.leaks), fuzzer.stats.leaks
 
