@@ -46,7 +46,9 @@ async def test_same_seed_same_run(simcord_env, simcord_bot):
     second = await fuzz(simcord_env, simcord_bot, "farkle", 120, seed=11)
     db = second.bot.service.db  # the latest bot: the fuzzer may have restarted it
     assert len(first.game_ids) == len(second.game_ids) >= 2
-    for a, b in zip(first.game_ids, second.game_ids, strict=True):
+    # The last game of the first run is left out: it was still running while the second run
+    # advanced the (shared) virtual clock, so its turn timer may have fired.
+    for a, b in zip(first.game_ids[:-1], second.game_ids[:-1], strict=True):
         moves_a = [(m.seat, m.action, m.source) for m in await db.actions(a)]
         moves_b = [(m.seat, m.action, m.source) for m in await db.actions(b)]
         assert moves_a == moves_b and moves_a
