@@ -290,6 +290,7 @@ class Fuzzer:
         self._logs_seen = 0
         self._errors_seen = env.error_cursor
         self._public_names: dict[int, set[str]] = {}
+        self._shadows: dict[int, list[Any]] = {}  # game -> [replayed game, actions applied]
         self._known: dict[int, dict[str, set[str]]] = {}  # game -> seat -> names its view ever held
         self._message_game: dict[int, int] = {}  # message id -> game id it was posted during
         self._scanned: dict[int, tuple[Any, ...]] = {}
@@ -685,11 +686,10 @@ class Fuzzer:
         if self.secrets is None or game is None:
             return
         seats = [s.seat for s in rec.seats]
-        public = self._public_names.setdefault(rec.id, set())
-        public |= self.secrets.public(game, await self.bot.service.db.actions(rec.id))
-        secrets = {name: owners for name, owners in self.secrets.secrets(game, seats).items() if name not in public}
         if not self._all_names:
             self._all_names = self.secrets.all_names(game)
+        public = await self._legitimately_public(rec)
+        secrets = {name: owners for name, owners in self.secrets.secrets(game, seats).items() if name not in public}
         self.stats.secrets_seen |= set(secrets)
         if not secrets:
             return
@@ -732,6 +732,30 @@ class Fuzzer:
                     if self._pattern(name).search(text):
                         where = "public" if in_guild else f"DM of {dm_owner}"
                         self._leak(where, message.id, name, text)
+
+    async def _legitimately_public(self, rec: Any) -> set[str]:
+        """Names the rules made public so far in this game: replays the action log on a shadow
+        copy and collects, after EVERY action (several happen in one step when AI seats act),
+        the names in the public view and in the public event texts (an item played face up, a
+        card revealed, "Vision becomes Slash")."""
+        public = self._public_names.setdefault(rec.id, set())
+        shadow = self._shadows.get(rec.id)
+        if shadow is None:
+            info = registry.get(rec.kind)
+            players = sorted((s.seat for s in rec.seats), key=lambda p: int(p[1:]))
+            shadow = self._shadows[rec.id] = [info.new_game(players, rec.seed, **rec.options), 0]
+        actions = await self.bot.service.db.actions(rec.id)
+        game, done = shadow
+        for row in actions[done:]:
+            if row.source == "system":
+                continue
+            events = game.play(row.seat, row.action)
+            public |= self.secrets.public(game, [row])
+            for event in events:
+                if event.to is None:
+                    public |= {n for n in self._all_names if self._pattern(n).search(event.text)}
+        shadow[1] = len(actions)
+        return public
 
     def _pattern(self, name: str) -> re.Pattern[str]:
         if name not in self._patterns:
