@@ -77,7 +77,7 @@ class Presenter:
         view = components.lobby_components(rec, info.ai_levels, settings["ai_seats"])
         return {"content": None, "embed": embed, "view": view, "attachments": []}
 
-    async def board_message(self, rec: GameRecord, game: Game, final: bool = False) -> dict[str, Any]:
+    async def board_message(self, rec: GameRecord, game: Game) -> dict[str, Any]:
         info = registry.get(rec.kind)
         settings = await self.bot.service.settings(rec.guild_id)
         names = {s.seat: s.display_name for s in rec.seats}

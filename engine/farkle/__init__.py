@@ -8,19 +8,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.farkle import rules
 from engine.farkle.cards import CardFileError, CardSet, load_cards
 from engine.farkle.game import FarkleGame
 from engine.farkle.scoring import ScoreTable, has_score, score
 from engine.registry import GameInfo, register
 
+_C = rules.CONSTANTS  # the numbers come from data/rules.toml, so this text follows the data
 RULES_SUMMARY = (
-    "Dragon Farkle: on your turn Recruit (roll 6 dice, set aside scoring dice, stop or push your luck), "
-    "Brawl another player (both roll; the higher score steals the difference plus 500), or, with 5,000 "
-    "soldiers at the start of your turn, fight the Final Battle: scoring dice cost soldiers, the Event die's "
-    "Dragon/Rally faces deal damage, and 3 damage in one turn wins.\n"
+    f"Dragon Farkle: on your turn Recruit (roll {_C['dice_per_player']} dice, set aside scoring dice, stop or "
+    f"push your luck), Brawl another player (both roll; the higher score steals the difference plus "
+    f"{_C['brawl_win_bonus']:,}), or, with {_C['keep_min_army']:,} soldiers at the start of your turn, fight "
+    "the Final Battle: scoring dice cost soldiers, the Event die's Dragon/Rally faces deal damage, and "
+    f"{_C['dragon_hp']} damage in one turn wins.\n"
     "Reconstructions (no official source): five of a kind, Final Battle damage per face (Dragon 1, Rally 2), "
     "Brawl ties, defender hot dice, and ALL Companion and Magic Item texts (house designs; only the name "
-    "Sack of Holding is real). See /game options."
+    "Sack of Holding is real). The options are listed below."
 )
 
 
