@@ -2,6 +2,7 @@
 
 from storage.db import (
     ActionRow,
+    Announcement,
     ChannelBusy,
     Database,
     DatabaseUnavailable,
@@ -16,6 +17,7 @@ from storage.db import (
 
 __all__ = [
     "ActionRow",
+    "Announcement",
     "ChannelBusy",
     "Database",
     "DatabaseUnavailable",

@@ -105,6 +105,17 @@ class LoggedAction:
     created_at: float
 
 
+@dataclass
+class Announcement:
+    """One saved change still to be announced (a row of the outbox)."""
+
+    id: int
+    game_id: int
+    version: int
+    events: list[dict[str, Any]]  # engine events as dicts (Event.to_dict)
+    progress: dict[str, Any]  # delivery steps already done, e.g. {"recent": true, "dm": ["p1"]}
+
+
 @dataclass(frozen=True)
 class ResultRow:
     user_id: int
@@ -243,7 +254,9 @@ class Database:
         options: dict[str, Any],
         seed: int,
         seats: Sequence[SeatRecord] = (),
+        announce: Sequence[dict[str, Any]] | None = None,
     ) -> GameRecord:
+        """Insert a lobby; with ``announce``, also queue its announcement (see :meth:`save_game`)."""
         now = self._clock()
         async with self._transaction():
             try:
@@ -256,6 +269,8 @@ class Database:
                 raise ChannelBusy("This channel already has a game. Finish or cancel it first.") from exc
             assert game_id is not None
             await self._write_seats(game_id, seats)
+            if announce is not None:
+                await self._queue_announcement(game_id, 0, announce, now)
         return await self.load_game(game_id)
 
     async def load_game(self, game_id: int) -> GameRecord:
@@ -306,9 +321,12 @@ class Database:
         seats: Sequence[SeatRecord] | None = None,
         clear_timers: bool = False,
         results: Sequence[ResultRow] = (),
+        announce: Sequence[dict[str, Any]] | None = None,
     ) -> int:
         """Write a new version of a game atomically; return the new version.
 
+        ``announce`` (event dicts, possibly none) queues the change for announcing in the same
+        transaction (the outbox), so a crash after the commit cannot lose the announcement.
         Raises VersionConflict (and writes nothing) if the stored version is not
         ``expected_version``.
         """
@@ -356,16 +374,63 @@ class Database:
                     "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [(game_id, guild_id, kind, r.user_id, r.place, r.score, r.outcome, now) for r in results],
                 )
+            if announce is not None:
+                await self._queue_announcement(game_id, expected_version + 1, announce, now)
         return expected_version + 1
 
-    async def add_recent(self, game_id: int, lines: Sequence[str], keep: int) -> list[str]:
-        """Append public lines to a game's "Recent" list, keep the last ``keep``; return it."""
+    # -- the outbox -----------------------------------------------------------------------
+    async def queue_announcement(self, game_id: int, events: Sequence[dict[str, Any]]) -> None:
+        """Queue events that follow no save of the game (e.g. where private prompts go)."""
         async with self._transaction():
-            rows = await self._fetch("SELECT recent FROM games WHERE id = ?", (game_id,))
-            recent = (json.loads(rows[0][0]) if rows else []) + list(lines)
-            recent = recent[-keep:]
-            await self._run("UPDATE games SET recent = ? WHERE id = ?", (json.dumps(recent), game_id))
-        return recent
+            rows = await self._fetch("SELECT version FROM games WHERE id = ?", (game_id,))
+            if not rows:
+                raise GameNotFound(f"Game {game_id} does not exist.")
+            await self._queue_announcement(game_id, rows[0][0], events, self._clock())
+
+    async def _queue_announcement(
+        self, game_id: int, version: int, events: Sequence[dict[str, Any]], now: float
+    ) -> None:
+        await self._run(
+            "INSERT INTO outbox (game_id, version, events, created_at) VALUES (?, ?, ?, ?)",
+            (game_id, version, json.dumps(list(events), separators=(",", ":")), now),
+        )
+
+    async def pending_announcements(self, game_id: int) -> list[Announcement]:
+        rows = await self._fetch(
+            "SELECT id, game_id, version, events, progress FROM outbox WHERE game_id = ? ORDER BY id", (game_id,)
+        )
+        return [Announcement(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4])) for r in rows]
+
+    async def games_with_announcements(self) -> list[int]:
+        """Games with changes not yet announced (oldest first): delivered again at start-up."""
+        rows = await self._fetch("SELECT game_id FROM outbox GROUP BY game_id ORDER BY MIN(id)")
+        return [r[0] for r in rows]
+
+    async def save_progress(
+        self, announcements: Sequence[Announcement], *, recent: tuple[Sequence[str], int] | None = None
+    ) -> list[str] | None:
+        """Store these rows' ``progress`` (the delivery steps done) in one transaction; with
+        ``recent=(lines, keep)`` the board's Recent lines are appended in that same transaction,
+        so they are written exactly once. Returns the new Recent list if it was changed."""
+        if not announcements:
+            return None
+        new_recent = None
+        async with self._transaction():
+            await self._run_many("UPDATE outbox SET progress = ? WHERE id = ?",
+                                 [(json.dumps(a.progress), a.id) for a in announcements])
+            if recent is not None:
+                lines, keep = recent
+                game_id = announcements[0].game_id
+                rows = await self._fetch("SELECT recent FROM games WHERE id = ?", (game_id,))
+                new_recent = ((json.loads(rows[0][0]) if rows else []) + list(lines))[-keep:]
+                await self._run("UPDATE games SET recent = ? WHERE id = ?", (json.dumps(new_recent), game_id))
+        return new_recent
+
+    async def finish_announcements(self, announcements: Sequence[Announcement]) -> None:
+        """Delivered: drop the rows."""
+        ids = [a.id for a in announcements]
+        if ids:
+            await self._run(f"DELETE FROM outbox WHERE id IN ({','.join('?' * len(ids))})", ids)
 
     async def set_host(self, game_id: int, user_id: int | None) -> None:
         await self._run("UPDATE games SET host_user_id = ? WHERE id = ?", (user_id, game_id))

@@ -143,5 +143,43 @@ async def test_an_older_database_is_migrated_in_place_keeping_its_games(tmp_path
     assert await db.applied_migrations() == list(range(1, latest_schema_version() + 1))
     rec = await db.active_game_in_channel(5)
     assert rec is not None and rec.seed == 3 and rec.recent == []
-    assert await db.add_recent(rec.id, ["a", "b", "c"], keep=2) == ["b", "c"]
+    await db.queue_announcement(rec.id, [{"kind": "x", "text": "a", "to": None, "data": {}}])
+    [queued] = await db.pending_announcements(rec.id)
+    assert await db.save_progress([queued], recent=(["a", "b", "c"], 2)) == ["b", "c"]
+    await db.close()
+
+
+async def test_what_a_save_must_announce_is_queued_in_the_same_transaction(tmp_path):
+    db = await Database.open(tmp_path / "db.sqlite3")
+    rec = await new_game(db)
+    event = {"kind": "move", "text": "{p1} moved.", "to": None, "data": {}}
+    secret = {"kind": "item", "text": "You drew a Lucky Charm.", "to": "p1", "data": {}}
+    version = await db.save_game(rec.id, rec.version, state={"n": 1}, actions=[ActionRow("p1", "go")],
+                                 announce=[event, secret])
+    [queued] = await db.pending_announcements(rec.id)
+    assert (queued.version, queued.events, queued.progress) == (version, [event, secret], {})
+    assert await db.games_with_announcements() == [rec.id]
+    # A save that loses the version race writes neither the change nor its announcement.
+    with pytest.raises(VersionConflict):
+        await db.save_game(rec.id, rec.version, state={"n": 2}, announce=[event])
+    assert len(await db.pending_announcements(rec.id)) == 1
+    # Progress is kept per row; Recent lines are appended once, with the progress mark.
+    queued.progress["recent"] = True
+    assert await db.save_progress([queued], recent=(["moved"], 6)) == ["moved"]
+    [again] = await db.pending_announcements(rec.id)
+    assert again.progress == {"recent": True}
+    await db.finish_announcements([again])
+    assert await db.pending_announcements(rec.id) == [] and await db.games_with_announcements() == []
+    assert (await db.load_game(rec.id)).recent == ["moved"]
+    await db.close()
+
+
+async def test_a_failed_save_queues_nothing(tmp_path):
+    db = await Database.open(tmp_path / "db.sqlite3")
+    rec = await new_game(db)
+    with pytest.raises((StorageError, sqlite3.IntegrityError)):  # the seats' CHECK fails in the transaction
+        await db.save_game(rec.id, rec.version, seats=[seat(1, None, None)],
+                           announce=[{"kind": "x", "text": "y", "to": None, "data": {}}])
+    assert await db.pending_announcements(rec.id) == []
+    assert (await db.load_game(rec.id)).version == rec.version
     await db.close()
