@@ -110,6 +110,7 @@ class GameService:
                 options=options,
                 seed=self._seed_source(),
                 seats=[host_seat],
+                announce=[],  # the lobby message itself
             )
         except ChannelBusy:
             raise SessionError(
@@ -136,8 +137,11 @@ class GameService:
             seats = _renumber([s for s in rec.seats if s is not seat])
             humans = [s for s in seats if not s.is_ai]
             if not humans:
-                await self.db.save_game(rec.id, rec.version, status="cancelled", seats=seats, clear_timers=True)
-                return Outcome(await self.db.load_game(rec.id), notice="The lobby was closed: nobody is left.")
+                closed = Event("lobby", f"{actor.name} left; the lobby was closed: nobody is left.")
+                await self.db.save_game(rec.id, rec.version, status="cancelled", seats=seats, clear_timers=True,
+                                        announce=_dicts([closed]))
+                return Outcome(await self.db.load_game(rec.id), events=[closed],
+                               notice="The lobby was closed: nobody is left.")
             if rec.host_user_id == actor.user_id:
                 # The host left: the longest-seated human takes over, so the lobby still has an owner.
                 await self._set_host(rec.id, humans[0].user_id)
@@ -172,11 +176,11 @@ class GameService:
                     "Ask others to Join, or Add AI."
                 )
             game = info.new_game([s.seat for s in rec.seats], rec.seed, **rec.options)
-            version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), status="active")
-            rec = replace(rec, version=version, status="active", state=game.to_dict())
             events = [Event("start", f"{info.title} begins!")]
-            outcome = await self._after_change(rec, game, events, previous_to_act=[])
-            return outcome
+            version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), status="active",
+                                              announce=_dicts(events))
+            rec = replace(rec, version=version, status="active", state=game.to_dict())
+            return await self._after_change(rec, game, events, previous_to_act=[])
 
     async def cancel(self, game_id: int, actor: Actor) -> Outcome:
         async with self.lock(game_id):
@@ -185,9 +189,11 @@ class GameService:
                 raise SessionError("This game has already ended.")
             if actor.user_id != rec.host_user_id and not actor.is_admin:
                 raise NotAllowed("Only the host or someone with Manage Server can cancel this game.")
-            await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True)
+            event = Event("cancel", f"The game was cancelled by {actor.name}.")
+            await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True,
+                                    announce=_dicts([event]))
             rec = await self.db.load_game(rec.id)
-            return Outcome(rec, events=[Event("cancel", f"The game was cancelled by {actor.name}.")])
+            return Outcome(rec, events=[event])
 
     # -- playing --------------------------------------------------------------------------
     async def apply(
@@ -214,7 +220,8 @@ class GameService:
             seats = None
             if seat.timeouts_in_a_row:
                 seats = [replace(s, timeouts_in_a_row=0) if s.seat == seat.seat else s for s in rec.seats]
-            rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "player", actor.user_id), seats)
+            rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "player", actor.user_id), seats,
+                                          events)
             return await self._after_change(rec, game, events, previous_to_act=previous, secret=secret)
 
     async def resign(self, game_id: int, actor: Actor) -> Outcome:
@@ -234,14 +241,15 @@ class GameService:
                     "reason": f"{seat.display_name} resigned.",
                 }
                 rec = await self._finish(rec, game, result, resigned={seat.seat}, action=ActionRow(
-                    seat.seat, "resign", "system", actor.user_id))
+                    seat.seat, "resign", "system", actor.user_id), events=[event])
                 return Outcome(rec, game, [event])
             # Several players: an AI takes the seat so the others can play on.
             seats = [replace(s, ai_level="easy") if s.seat == seat.seat else s for s in rec.seats]
-            await self.db.save_game(rec.id, rec.version, actions=[ActionRow(seat.seat, "resign", "system",
-                                                                            actor.user_id)], seats=seats)
-            rec = await self.db.load_game(rec.id)
             event = Event("resign", f"{{{seat.seat}}} resigned; an AI plays their seat from here.")
+            await self.db.save_game(rec.id, rec.version, actions=[ActionRow(seat.seat, "resign", "system",
+                                                                            actor.user_id)], seats=seats,
+                                    announce=_dicts([event]))
+            rec = await self.db.load_game(rec.id)
             return await self._after_change(rec, game, [event], previous_to_act=game.to_act())
 
     async def on_timer(self, game_id: int, purpose: str) -> Outcome | None:
@@ -263,10 +271,12 @@ class GameService:
             for seat in late:
                 strikes = seat.timeouts_in_a_row + 1
                 if strikes >= settings["afk_strikes"] and settings["afk_action"] == "abandon":
-                    await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True)
-                    rec = await self.db.load_game(rec.id)
                     text = f"{{{seat.seat}}} timed out {strikes} times in a row: the game is abandoned."
-                    return Outcome(rec, game, [Event("abandon", text)])
+                    abandoned = Event("abandon", text)
+                    await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True,
+                                            announce=_dicts([abandoned]))
+                    rec = await self.db.load_game(rec.id)
+                    return Outcome(rec, game, [abandoned])
                 if strikes >= settings["afk_strikes"]:
                     seats = [replace(s, ai_level="easy", timeouts_in_a_row=strikes) if s.seat == seat.seat else s
                              for s in seats]
@@ -278,6 +288,7 @@ class GameService:
             rec.seats = seats
             # Act for the late seats (easy AI) until they have nothing left to do now.
             info = registry.get(rec.kind)
+            unsaved = list(events)  # the strike lines go out with the first save
             for seat in late:
                 guard = 0
                 while not game.is_over and seat.seat in game.to_act() and guard < _MAX_AUTOMATIC_ACTIONS:
@@ -285,11 +296,13 @@ class GameService:
                     action = await asyncio.to_thread(
                         info.choose_ai_action, game, seat.seat, "easy", rec.seed ^ rec.version
                     )
-                    events += game.play(seat.seat, action)
-                    rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "timeout"), seats)
-                    seats = None  # saved with the first action
+                    played = game.play(seat.seat, action)
+                    events += played
+                    rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "timeout"), seats,
+                                                  unsaved + played)
+                    seats, unsaved = None, []  # saved with the first action
             if seats is not None:
-                await self.db.save_game(rec.id, rec.version, seats=seats)
+                await self.db.save_game(rec.id, rec.version, seats=seats, announce=_dicts(unsaved))
                 rec = await self.db.load_game(rec.id)
             return await self._after_change(rec, game, events, previous_to_act=previous)
 
@@ -344,20 +357,24 @@ class GameService:
         await self.db.set_host(game_id, user_id)
 
     async def _save_lobby(self, rec: GameRecord, seats: list[SeatRecord], text: str) -> Outcome:
-        await self.db.save_game(rec.id, rec.version, seats=_renumber(seats))
-        return Outcome(await self.db.load_game(rec.id), events=[Event("lobby", text)])
+        event = Event("lobby", text)
+        await self.db.save_game(rec.id, rec.version, seats=_renumber(seats), announce=_dicts([event]))
+        return Outcome(await self.db.load_game(rec.id), events=[event])
 
     async def _save_action(
-        self, rec: GameRecord, game: Game, row: ActionRow, seats: list[SeatRecord] | None
+        self, rec: GameRecord, game: Game, row: ActionRow, seats: list[SeatRecord] | None, events: list[Event]
     ) -> GameRecord:
-        version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), actions=[row], seats=seats)
+        """Save one action with the events it caused (queued for announcing in the same transaction)."""
+        version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), actions=[row], seats=seats,
+                                          announce=_dicts(events))
         return replace(rec, version=version, state=None, seats=seats if seats is not None else rec.seats)
 
     async def _after_change(
         self, rec: GameRecord, game: Game, events: list[Event], *, previous_to_act: list[str],
         secret: bool = False,
     ) -> Outcome:
-        """Let AI seats act, finish the game if it ended, and re-arm the turn timer."""
+        """Let AI seats act, finish the game if it ended, and re-arm the turn timer. ``events``
+        were queued for announcing with the save that caused them; so are the AI seats'."""
         info = registry.get(rec.kind)
         guard = 0
         while not game.is_over and guard < _MAX_AUTOMATIC_ACTIONS:
@@ -369,8 +386,9 @@ class GameService:
             action = await asyncio.to_thread(
                 info.choose_ai_action, game, ai_seat.seat, ai_seat.ai_level, (rec.seed + rec.version) & (2**62 - 1)
             )
-            events = events + game.play(ai_seat.seat, action)
-            rec = await self._save_action(rec, game, ActionRow(ai_seat.seat, action, "ai"), None)
+            played = game.play(ai_seat.seat, action)
+            events = events + played
+            rec = await self._save_action(rec, game, ActionRow(ai_seat.seat, action, "ai"), None, played)
         if guard >= _MAX_AUTOMATIC_ACTIONS:
             log.error("game %s: AI seats acted %s times in a row; stopping", rec.id, guard)
         if game.is_over and game.result is not None:
@@ -404,6 +422,7 @@ class GameService:
         *,
         resigned: set[str] = frozenset(),  # type: ignore[assignment]
         action: ActionRow | None = None,
+        events: list[Event] | None = None,
     ) -> GameRecord:
         rows = []
         ranking = result["ranking"]
@@ -423,9 +442,13 @@ class GameService:
                 rows.append(ResultRow(seat.user_id, place, score, outcome))
         await self.db.save_game(
             rec.id, rec.version, status="finished", result=result, results=rows, clear_timers=True,
-            actions=[action] if action else (),
+            actions=[action] if action else (), announce=_dicts(events or []),
         )
         return await self.db.load_game(rec.id)
+
+
+def _dicts(events: list[Event]) -> list[dict[str, Any]]:
+    return [e.to_dict() for e in events]
 
 
 def _renumber(seats: list[SeatRecord]) -> list[SeatRecord]:
