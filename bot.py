@@ -4,6 +4,7 @@ Dragon & Flagon. Run ``python bot.py`` (settings from the environment or a .env 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -15,6 +16,8 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from cogs.errors import AnnouncementDelayed
+from cogs.outbox import Outbox
 from cogs.presenter import Presenter
 from cogs.router import route_notice
 from engine import registry
@@ -73,9 +76,11 @@ class DragonTavern(commands.Bot):
         self.database_path = Path(database_path)
         self.dev_guild_id = dev_guild_id
         self.presenter = Presenter(self)
+        self.outbox = Outbox(self)
         self._db: Database | None = None
         self._service: GameService | None = None
         self._timers: TimerScheduler | None = None
+        self._redelivery: asyncio.Task[None] | None = None
 
     @property
     def service(self) -> GameService:
@@ -91,13 +96,24 @@ class DragonTavern(commands.Bot):
         registry.load_builtin_games()
         self._db = await Database.open(self.database_path, clock=_clock)
         self._service = GameService(self._db, clock=_clock)
-        self._timers = TimerScheduler(self._service, self.after_change, _clock)
+        self._timers = TimerScheduler(self._service, self._after_timer, _clock)
         for cog in COGS:
             await self.load_extension(cog)
         self.tree.on_error = self._on_tree_error
         await self._sync_commands()
         armed = await self._timers.start()
         log.info("ready to serve: %d games known, %d timers re-armed", len(registry.all_games()), armed)
+        # What a crash left unannounced goes out now, in the background: start-up is not held up.
+        self._redelivery = asyncio.create_task(self._deliver_pending(), name="outbox-start-up")
+
+    async def _deliver_pending(self) -> None:
+        try:
+            count = await self.outbox.deliver_all_pending()
+        except Exception:
+            log.exception("delivering the announcements left from before the restart failed")
+            return
+        if count:
+            log.info("announced what %d games had queued before the restart", count)
 
     async def _sync_commands(self) -> None:
         """Sync only when the command tree changed since the last sync (Discord rate-limits it)."""
@@ -121,6 +137,9 @@ class DragonTavern(commands.Bot):
         await errors.report(interaction, error)
 
     async def close(self) -> None:
+        self.outbox.stop()
+        if self._redelivery is not None:
+            self._redelivery.cancel()
         if self._timers is not None:
             self._timers.stop()
         await super().close()
@@ -131,6 +150,9 @@ class DragonTavern(commands.Bot):
     def stop_background_work(self) -> None:
         """Stop timers and the database thread without an event loop (test harnesses that
         discard a bot without closing it)."""
+        self.outbox.stop()
+        if self._redelivery is not None:
+            self._redelivery.cancel()
         if self._timers is not None:
             self._timers.stop()
         if self._db is not None:
@@ -139,16 +161,26 @@ class DragonTavern(commands.Bot):
 
     # -- shared by the cogs ----------------------------------------------------------------
     async def after_change(self, outcome: Outcome) -> None:
-        """Announce a saved outcome and follow its timer."""
-        await self.presenter.show(outcome)
-        await self.timers.refresh(outcome.record.id)
+        """Announce a saved outcome (from the outbox) and follow its timer. Raises
+        AnnouncementDelayed if Discord did not take the announcement: it was saved all the same."""
+        try:
+            await self.outbox.deliver_now(outcome.record.id)
+        finally:
+            await self.timers.refresh(outcome.record.id)
+
+    async def _after_timer(self, outcome: Outcome) -> None:
+        # A failed announcement is already logged and queued for a retry; nobody to tell here.
+        with contextlib.suppress(AnnouncementDelayed):
+            await self.after_change(outcome)
 
     async def start_game(self, game_id: int, actor: Actor) -> None:
         outcome = await self.service.start(game_id, actor)
         info = registry.get(outcome.record.kind)
         if info.game_class.HIDDEN_INFORMATION:
-            outcome.events[:0] = await self._check_private_routes(outcome)
-            outcome.record = await self.service.db.load_game(game_id)
+            # The start is saved and queued; the route lines follow it on the board.
+            notices = await self._check_private_routes(outcome)
+            if notices:
+                await self.service.db.queue_announcement(game_id, [e.to_dict() for e in notices])
         await self.after_change(outcome)
 
     async def _check_private_routes(self, outcome: Outcome) -> list:

@@ -19,10 +19,22 @@ from storage import StorageError, VersionConflict
 log = logging.getLogger("dragon_tavern.errors")
 
 
+class AnnouncementDelayed(Exception):
+    """A change was saved, but announcing it failed (Discord refused, the network broke); it
+    stays queued in the outbox and goes out later. ``ref`` is in the log line about it."""
+
+    def __init__(self, ref: str) -> None:
+        super().__init__(ref)
+        self.ref = ref
+
+
 def user_message(error: BaseException) -> str:
     """The text to show the user for ``error`` (logs unexpected ones with a ref)."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
+    if isinstance(error, AnnouncementDelayed):
+        return (f"✅ Done and saved. The board could not be updated just now (ref {error.ref}); it catches up "
+                "by itself shortly, or use `/game status` to show it again.")
     if isinstance(error, IllegalAction | SessionError):
         return f"⚠️ {error}"
     if isinstance(error, VersionConflict):

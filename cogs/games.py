@@ -43,7 +43,7 @@ class Games(commands.Cog):
         assert interaction.guild_id is not None and interaction.channel_id is not None
         rec = await self.bot.service.create(game, interaction.guild_id, interaction.channel_id,
                                             actor_of(interaction), options)
-        await self.bot.presenter.show_new_lobby(rec)
+        await self.bot.outbox.deliver_now(rec.id)  # the lobby message, queued with the lobby
         await interaction.followup.send(f"Lobby #{rec.id} is open in this channel. Others press **Join**; "
                                         "you press **Start** when everyone is in.", ephemeral=True)
 
@@ -56,7 +56,8 @@ class Games(commands.Cog):
     async def status(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec = await self._channel_game(interaction)
-        await self.bot.presenter.repost_board(rec)
+        await self.bot.outbox.catch_up(rec.id)  # anything a failed announcement left, first
+        await self.bot.presenter.repost_board(await self.bot.service.db.load_game(rec.id))
         await interaction.followup.send("The board is below.", ephemeral=True)
 
     @game.command(name="list", description="Games running in this server")

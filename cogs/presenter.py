@@ -22,7 +22,6 @@ import render
 from cogs import components, menu
 from cogs.ui import ui_module
 from engine import Event, Game, registry
-from sessions import Outcome
 from sessions.settings import GuildSettings
 from storage import GameRecord, SeatRecord
 
@@ -163,48 +162,42 @@ class Presenter:
             self._images[rec.id] = (key, png)
         return png
 
-    async def show(self, outcome: Outcome) -> None:
-        """Announce a saved outcome: update the board, then send private prompts."""
-        rec = outcome.record
-        names = outcome.names
+    # -- what cogs.outbox delivers, step by step -------------------------------------------
+    def recent_lines(self, rec: GameRecord, events: list[Event]) -> list[str]:
+        """The board's "Recent" lines for these events (public ones only)."""
+        names = {s.seat: s.display_name for s in rec.seats}
         ui = ui_module(rec.kind)
         if ui is not None and hasattr(ui, "event_lines"):  # the game condenses its public lines
-            lines = [fill_names(t, names) for t in ui.event_lines(public_events(outcome.events))]
-        else:
-            lines = [fill_names(e.text, names) for e in public_events(outcome.events)]
-        if lines:  # kept in the database, so a restarted bot draws the same board
-            rec.recent = await self.bot.service.db.add_recent(rec.id, lines, RECENT_EVENTS)
+            return [fill_names(t, names) for t in ui.event_lines(public_events(events))]
+        return [fill_names(e.text, names) for e in public_events(events)]
+
+    async def draw_board(self, rec: GameRecord, game: Game | None) -> None:
+        """Edit the game's one message to show the saved state (harmless to repeat)."""
         if rec.status == "lobby":
             await self._put_board(rec, await self.lobby_message(rec))
-            return
-        game = outcome.game
-        if game is None:
-            rec, game = await self.bot.service.load(rec.id)
-        if game is None:  # cancelled before starting: close the lobby message
+        elif game is None:  # cancelled before starting: close the lobby message
             await self._put_board(rec, await self._closed_lobby(rec))
-            return
-        await self._put_board(rec, await self.board_message(rec, game))
-        await self._announce(rec, game, public_events(outcome.events), names)
-        await self.send_private(rec, game, outcome.events)
+        else:
+            await self._put_board(rec, await self.board_message(rec, game))
 
-    async def _announce(self, rec: GameRecord, game: Game, events: list[Event], names: dict[str, str]) -> None:
+    async def announce(self, rec: GameRecord, game: Game, events: list[Event]) -> int | None:
         """A short channel message from the game's UI hook ``announce`` (e.g. a ping for a player
         who must act out of turn): editing the board never notifies anyone, a new message does.
-        The hook sees only public events and returns text with {p1} placeholders, or None."""
+        The hook sees only public events and returns text with {p1} placeholders, or None.
+        Returns the id of the message sent."""
         ui = ui_module(rec.kind)
         hook = getattr(ui, "announce", None) if ui is not None else None
         if hook is None or rec.status != "active" or game.is_over:
-            return
-        text = hook(rec, game, events)
+            return None
+        text = hook(rec, game, public_events(events))
         if not text:
-            return
+            return None
+        names = {s.seat: s.display_name for s in rec.seats}
         channel = self.bot.get_channel(rec.channel_id) or await self.bot.fetch_channel(rec.channel_id)
         assert isinstance(channel, discord.abc.Messageable)
-        await channel.send(fill_names(text, names)[:2000],
-                           allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
-
-    async def show_new_lobby(self, rec: GameRecord) -> None:
-        await self._put_board(rec, await self.lobby_message(rec))
+        sent = await channel.send(fill_names(text, names)[:2000],
+                                  allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
+        return sent.id
 
     async def repost_board(self, rec: GameRecord) -> None:
         """Post the board again at the bottom of the channel; the old one points to it."""
@@ -246,41 +239,41 @@ class Presenter:
         await self.bot.service.db.set_board_message(rec.id, sent.id)
 
     # -- private prompts ------------------------------------------------------------------
-    async def send_private(self, rec: GameRecord, game: Game, events: list[Event]) -> None:
-        """DM each human seat its private events and, if it has secret choices to make now,
-        its private prompt. Where DMs fail, the board's "Show my hand" button takes over."""
-        if rec.status != "active":
-            return
-        settings = await self.bot.service.settings(rec.guild_id)
+    async def send_private(self, rec: GameRecord, game: Game, seat: SeatRecord, events: list[Event]) -> bool:
+        """DM one human seat its private events among ``events`` and, if it has secret choices
+        to make now, its private prompt. Where DMs fail, the board's "Show my hand" button
+        takes over. Returns whether a DM went out."""
+        if rec.status != "active" or seat.is_ai or seat.user_id is None:
+            return False
+        own_events = [e for e in events if e.to == seat.seat]
+        needs_prompt = bool(private_actions(game, seat.seat))
+        if not own_events and not needs_prompt:
+            return False
         ui = ui_module(rec.kind)
-        for seat in rec.seats:
-            if seat.is_ai or seat.user_id is None:
-                continue
-            own_events = [e for e in events if e.to == seat.seat]
-            needs_prompt = bool(private_actions(game, seat.seat))
-            if not own_events and not needs_prompt:
-                continue
-            if ui is not None and hasattr(ui, "private_prompt_due") and not ui.private_prompt_due(
-                    game, seat.seat, events):
-                continue  # the game's open prompt is updated in place; no new DM
-            if settings["hidden_pick_mode"] == "ephemeral" or seat.private_route == "ephemeral":
-                continue  # they read it through the board's button
-            await self._dm_prompt(rec, game, seat, own_events, settings)
+        if ui is not None and hasattr(ui, "private_prompt_due") and not ui.private_prompt_due(
+                game, seat.seat, events):
+            return False  # the game's open prompt is updated in place; no new DM
+        settings = await self.bot.service.settings(rec.guild_id)
+        if settings["hidden_pick_mode"] == "ephemeral" or seat.private_route == "ephemeral":
+            return False  # they read it through the board's button
+        return await self._dm_prompt(rec, game, seat, own_events, settings)
 
     async def _dm_prompt(
         self, rec: GameRecord, game: Game, seat: SeatRecord, own_events: list[Event], settings: GuildSettings
-    ) -> None:
+    ) -> bool:
         assert seat.user_id is not None
         message = self.private_message(rec, game, seat.seat, own_events, page=0)
         try:
             user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
             await user.send(**message)
+            return True
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED and exc.status != 403:
                 raise
             await self.bot.service.set_private_route(rec.id, seat.seat, "ephemeral")
             if settings["hidden_pick_mode"] == "dm":
                 log.info("game %s: DMs closed for a seat in dm-only mode; the board button remains", rec.id)
+            return False
 
     def private_message(
         self, rec: GameRecord, game: Game, seat_id: str, own_events: list[Event], *, page: int

@@ -46,6 +46,9 @@ class Router(commands.Cog):
             await self.dispatch(interaction, route)
         except Exception as exc:  # the one handler: never a traceback to the user
             await errors.report(interaction, exc)
+        finally:
+            # A board left stale by a failed announcement is drawn from the saved state now.
+            await self.bot.outbox.catch_up(route.game_id)
 
     async def dispatch(self, interaction: discord.Interaction, route: routing.Route) -> None:
         handler = getattr(self, f"_on_{route.verb}", None)
@@ -57,18 +60,18 @@ class Router(commands.Cog):
     # -- lobby ----------------------------------------------------------------------------
     async def _on_join(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await self.bot.presenter.show(await self.bot.service.join(route.game_id, actor_of(interaction)))
+        await self.bot.after_change(await self.bot.service.join(route.game_id, actor_of(interaction)))
 
     async def _on_leave(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await self.bot.presenter.show(await self.bot.service.leave(route.game_id, actor_of(interaction)))
+        await self.bot.after_change(await self.bot.service.leave(route.game_id, actor_of(interaction)))
 
     async def _on_ai(self, interaction: discord.Interaction, route: routing.Route) -> None:
         values = (interaction.data or {}).get("values") or []
         await interaction.response.defer()
         outcome = await self.bot.service.add_ai(route.game_id, actor_of(interaction), str(values[0]) if values
                                                 else None)
-        await self.bot.presenter.show(outcome)
+        await self.bot.after_change(outcome)
 
     async def _on_cancel(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()

@@ -518,3 +518,49 @@ async def test_flagon_killed_while_announcing_planning_bob_plans_through_the_boa
     finally:
         await table.bot.stop()
     assert fake.unhandled == [] and table.bot.error_lines() == []
+
+
+async def test_farkle_ping_due_at_the_kill_arrives_after_the_restart(fake: FakeDiscord, tmp_path: Any) -> None:
+    """The move that makes bob the Brawl defender is saved and the board edited, and the process
+    dies while the ping that tells him is in flight (the fake holds it, then drops it). The
+    outbox kept it: the restarted bot sends it, once, and repeats nothing else."""
+    table = Table(fake, tmp_path)
+    await table.bot.start()
+    try:
+        await table.open_game("farkle", "first_player=lobby")
+        channel_posts = f"/channels/{table.channel.id}/messages"
+        for step in range(25):
+            rec, game = table.game()
+            [seat] = game.to_act()
+            action = "brawl:p2" if step == 0 else _farkle_public_step(game, seat)
+            fake.stall("POST", channel_posts)
+            command = await fake.slash(table.member(seat), table.channel, "play", {"action": action})
+            await fake.wait_until(lambda c=command: bool(fake.stalled() or c.followups), timeout=10,
+                                  what="the /play answer or a held ping")
+            if fake.stalled():
+                break  # this move's announcement pings: the process dies with the ping in flight
+            fake.release_stalls()
+        else:
+            raise AssertionError("no ping was ever due")
+        held = fake.stalled()[0]
+        assert f"<@{table.bob.id}>" in held.json["content"], held.json
+        saved = table.record()
+        assert saved["version"] == rec["version"] + 1 and f"move {saved['version']} ·" in json.dumps(
+            table.board(), ensure_ascii=False), "saved, and the board edited before the ping"
+        await table.bot.kill()
+        fake.release_stalls()
+        assert not any(f"<@{table.bob.id}>" in m["content"] for m in table.public_posts()), "dropped, not delivered"
+        log_before = table.actions()
+        posts_before = len(table.public_posts())
+
+        await _restart(table)
+        ping = await fake.wait_message(table.channel, lambda m: f"<@{table.bob.id}>" in (m["content"] or ""),
+                                       timeout=10)
+        assert ping["content"] == held.json["content"]
+        await fake.wait_until(lambda: table.bot.query("SELECT COUNT(*) FROM outbox")[0][0] == 0, timeout=10,
+                              what="the outbox to empty")
+        assert len(table.public_posts()) == posts_before + 1, "the ping, and no board repost"
+        assert table.actions() == log_before and table.replays_to_stored_state()
+    finally:
+        await table.bot.stop()
+    assert fake.unhandled == [] and table.bot.error_lines() == []

@@ -1,0 +1,149 @@
+"""Delivers what saved changes must announce: the outbox (storage migration 003).
+
+Every save that players should hear about queues its events in the same transaction as the
+change itself (sessions -> storage). After the commit, :meth:`Outbox.deliver` works through a
+game's pending rows in order:
+
+1. the board's Recent lines, appended in the same transaction that marks them done (exactly once);
+2. the board, drawn from the saved state (an edit, so repeating it is harmless);
+3. the game's ping (its message id is noted on the rows, so it is never sent twice);
+4. each human seat's private prompt (the seat is noted on the rows once its DM went out);
+
+and then drops the rows. A delivery cut short by a crash or a Discord error resumes where it
+stopped: at the next click on that game, `/game status`, a retry a little later, or the next
+start-up. A move that was saved is never reported as lost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import TYPE_CHECKING
+
+from cogs.errors import AnnouncementDelayed
+from cogs.presenter import RECENT_EVENTS
+from engine import Event
+from storage import Announcement, GameNotFound
+
+if TYPE_CHECKING:
+    from bot import DragonTavern
+
+log = logging.getLogger(__name__)
+
+# Seconds between retries of a failed delivery; after the last one the game waits for its next
+# click, /game status or a restart.
+RETRY_DELAYS = (15.0, 60.0, 300.0, 900.0)
+
+
+def _events(rows: list[Announcement]) -> list[Event]:
+    return [Event.from_dict(e) for a in rows for e in a.events]
+
+
+class Outbox:
+    def __init__(self, bot: DragonTavern) -> None:
+        self.bot = bot
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._retries: dict[int, asyncio.Task[None]] = {}
+        # Games whose last delivery failed (or that had rows at start-up): the next click on
+        # them catches up first. Memory only: at start-up the database says which they are.
+        self.behind: set[int] = set()
+
+    async def deliver(self, game_id: int) -> None:
+        """Announce every pending change of the game, in order (one delivery per game at a time)."""
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            await self._deliver(game_id)
+
+    async def deliver_now(self, game_id: int) -> None:
+        """Deliver right after a save. On failure the change stays queued, a retry is scheduled
+        and :class:`AnnouncementDelayed` tells the caller the move was saved all the same."""
+        try:
+            await self.deliver(game_id)
+        except Exception as exc:
+            ref = secrets.token_hex(3).upper()
+            log.warning("game %s: announcing a saved change failed (ref %s); it stays queued", game_id, ref,
+                        exc_info=True)
+            self._fell_behind(game_id)
+            raise AnnouncementDelayed(ref) from exc
+
+    async def catch_up(self, game_id: int) -> None:
+        """Deliver what an earlier attempt left, if anything (next click, /game status). Never raises."""
+        if game_id not in self.behind:
+            return
+        try:
+            await self.deliver(game_id)
+        except Exception:
+            log.warning("game %s: catching up on announcements failed; will retry", game_id, exc_info=True)
+            self._fell_behind(game_id)
+
+    async def deliver_all_pending(self) -> int:
+        """At start-up: announce what a crash left queued. Returns how many games had some."""
+        game_ids = await self.bot.service.db.games_with_announcements()
+        for game_id in game_ids:
+            self.behind.add(game_id)
+            await self.catch_up(game_id)
+        return len(game_ids)
+
+    def stop(self) -> None:
+        for task in self._retries.values():
+            task.cancel()
+        self._retries.clear()
+
+    # -- internals ------------------------------------------------------------------------
+    async def _deliver(self, game_id: int) -> None:
+        db = self.bot.service.db
+        pending = await db.pending_announcements(game_id)
+        if not pending:
+            self.behind.discard(game_id)
+            return
+        try:
+            rec, game = await self.bot.service.load(game_id)
+        except GameNotFound:
+            return
+        presenter = self.bot.presenter
+        fresh = [a for a in pending if not a.progress.get("recent")]
+        if fresh:
+            lines = presenter.recent_lines(rec, _events(fresh))
+            for a in fresh:
+                a.progress["recent"] = True
+            recent = await db.save_progress(fresh, recent=(lines, RECENT_EVENTS) if lines else None)
+            if recent is not None:
+                rec.recent = recent
+        await presenter.draw_board(rec, game)
+        if game is not None and rec.status == "active":
+            unpinged = [a for a in pending if "ping" not in a.progress]
+            if unpinged:
+                sent = await presenter.announce(rec, game, _events(unpinged))
+                if sent is not None:
+                    for a in unpinged:
+                        a.progress["ping"] = sent
+                    await db.save_progress(unpinged)
+            for seat in rec.seats:
+                due = [a for a in pending if seat.seat not in a.progress.get("dm", [])]
+                if due and await presenter.send_private(rec, game, seat, _events(due)):
+                    for a in due:
+                        a.progress.setdefault("dm", []).append(seat.seat)
+                    await db.save_progress(due)
+        await db.finish_announcements(pending)
+        self.behind.discard(game_id)
+
+    def _fell_behind(self, game_id: int) -> None:
+        self.behind.add(game_id)
+        task = self._retries.get(game_id)
+        if task is None or task.done():
+            self._retries[game_id] = asyncio.create_task(self._retry(game_id), name=f"outbox-retry-{game_id}")
+
+    async def _retry(self, game_id: int) -> None:
+        for delay in RETRY_DELAYS:
+            await asyncio.sleep(delay)
+            if game_id not in self.behind:
+                return
+            try:
+                await self.deliver(game_id)
+                log.info("game %s: the delayed announcements went out", game_id)
+                return
+            except Exception:
+                log.warning("game %s: announcing still fails; retrying later", game_id, exc_info=True)
+        log.warning("game %s: announcements still queued after %d tries; the next click, /game status or a "
+                    "restart tries again", game_id, len(RETRY_DELAYS))

@@ -1,0 +1,151 @@
+"""A saved change is announced even when Discord refuses the announcement for a while, or the
+bot dies before sending it (the outbox, cogs/outbox.py): the mover is told the move was made,
+the board catches up from the saved state, and nothing is lost or sent twice."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import discord
+import pytest
+
+from bot import create_bot
+from tests.bot.helpers import button_labels, private_replies, texts_of
+
+
+@pytest.fixture
+def world(simcord_env, simcord_bot):
+    simcord_bot.service._seed_source = lambda: 20261129
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob")}
+    return simcord_env, channel, members
+
+
+async def start_ninesons(channel, alice, bob):
+    await alice.slash(channel, "game new", game="ninesons", options="first_player=first")
+    await bob.click(channel.last_message, label="Join")
+    await alice.click(channel.last_message, label="Start")
+    return channel.last_message
+
+
+def refuse_board_edits(env, times: int | None = 1) -> None:
+    # 403 Missing Permissions: discord.py does not retry it (a 5xx would be retried).
+    env.inject_error("PATCH", "/channels/*/messages/*", status=403, code=50013, message="Missing Permissions",
+                     times=times)
+
+
+def stored(db_path, sql: str):
+    with sqlite3.connect(db_path) as conn:
+        return conn.execute(sql).fetchall()
+
+
+async def test_a_saved_move_whose_board_edit_fails_is_reported_as_made_and_the_board_catches_up(world, db_path):
+    env, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    board = await start_ninesons(channel, alice, bob)
+    [(v,)] = stored(db_path, "SELECT version FROM games")
+    assert f"move {v} ·" in texts_of(board)
+
+    refuse_board_edits(env)
+    result = await alice.slash(channel, "play", action="3@b2")
+    [reply] = private_replies(result)
+    assert reply.startswith("✅ Done and saved.") and "could not be saved" not in reply, reply
+    assert "/game status" in reply
+    assert stored(db_path, "SELECT version FROM games") == [(v + 1,)]  # the move is in the database
+    assert f"move {v} ·" in texts_of(channel.last_message)  # Discord refused the edit: still the old board
+    assert stored(db_path, "SELECT COUNT(*) FROM outbox") == [(1,)]  # and its announcement is queued
+
+    # bob clicks the stale board: that click is out of date, and the board is redrawn at once.
+    stale = await bob.click(channel.last_message, label=button_labels(channel.last_message)[0])
+    assert any("out of date" in text or "not your turn" in text.lower() for text in private_replies(stale))
+    board = channel.last_message
+    assert f"move {v + 1} ·" in texts_of(board) and "alice: Place 3 on b2" in texts_of(board)
+    assert stored(db_path, "SELECT COUNT(*) FROM outbox") == [(0,)]
+    # The game goes on from the fresh board: bob's move is not "out of date".
+    result = await bob.slash(channel, "play", action="2@c3")
+    assert private_replies(result) == ["✅ Played `2@c3`."]
+    assert f"move {v + 2} ·" in texts_of(channel.last_message)
+    assert texts_of(channel.last_message).count("alice: Place 3 on b2") == 1  # Recent lines written once
+
+
+async def test_game_status_draws_the_board_a_failed_announcement_left_stale(world, db_path):
+    env, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    await start_ninesons(channel, alice, bob)
+    [(v,)] = stored(db_path, "SELECT version FROM games")
+    refuse_board_edits(env)
+    await alice.slash(channel, "play", action="3@b2")
+    result = await alice.slash(channel, "game status")
+    assert private_replies(result) == ["The board is below."]
+    assert f"move {v + 1} ·" in texts_of(channel.last_message)
+    assert stored(db_path, "SELECT COUNT(*) FROM outbox") == [(0,)]
+
+
+async def test_a_failed_announcement_is_retried_by_itself(world, db_path):
+    env, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    await start_ninesons(channel, alice, bob)
+    [(v,)] = stored(db_path, "SELECT version FROM games")
+    refuse_board_edits(env)
+    await alice.slash(channel, "play", action="3@b2")
+    assert f"move {v} ·" in texts_of(channel.last_message)
+    await env.advance_time(16)  # the first retry comes after 15 s
+    assert f"move {v + 1} ·" in texts_of(channel.last_message)
+    assert stored(db_path, "SELECT COUNT(*) FROM outbox") == [(0,)]
+
+
+async def test_announcements_queued_before_a_restart_go_out_after_it_once(world, db_path):
+    """The bot "dies" after saving a move whose DM prompt and board edit never went out (here:
+    Discord refuses them until the restart); the new process sends them, once."""
+    env, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    await alice.slash(channel, "game new", game="flagon")
+    await bob.click(channel.last_message, label="Join")
+    await alice.click(channel.last_message, label="Start")
+    bot = env.bot
+    dms_before = {name: len(list(member.user.dm_channel.history())) if member.user.dm_channel else 0
+                  for name, member in m.items()}
+
+    refuse_board_edits(env, times=None)
+    env.inject_error("POST", "/channels/*/messages", status=403, code=50013, message="Missing Permissions",
+                     times=None)
+    rec, game = await bot.service.load(1)
+    assert game is not None
+    [seat] = game.to_act()
+    member = alice if rec.seat(seat).user_id == alice.user.id else bob
+    action = next(a for a in game.legal_actions(seat) if not game.is_private_action(seat, a))
+    await member.slash(channel, "play", action=action)
+    queued = stored(db_path, "SELECT COUNT(*) FROM outbox")[0][0]
+    assert queued >= 1
+    version = stored(db_path, "SELECT version FROM games")[0][0]
+
+    env.backend.faults.clear()  # Discord takes requests again; a new process starts
+    bot.outbox.stop()
+    await env.restart_bot(create_bot(database_path=db_path))
+    await env.advance_time(1)
+    assert stored(db_path, "SELECT COUNT(*) FROM outbox") == [(0,)]
+    assert f"move {version} ·" in texts_of(channel.last_message)
+    for name, member in m.items():  # at most the one prompt this change called for
+        count = len(list(member.user.dm_channel.history())) if member.user.dm_channel else 0
+        assert count - dms_before[name] <= 1, name
+    # Delivering again finds nothing to send: no message is repeated.
+    posted = len(list(channel.history()))
+    await env.bot.outbox.deliver(1)
+    assert len(list(channel.history())) == posted
+
+
+async def test_a_failed_save_still_says_nothing_changed(world, db_path, monkeypatch):
+    env, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    await start_ninesons(channel, alice, bob)
+    from storage import DatabaseUnavailable
+
+    async def full_disk(*args, **kwargs):
+        raise DatabaseUnavailable("The database could not be written: database or disk is full.")
+
+    monkeypatch.setattr(env.bot.service.db, "save_game", full_disk)
+    result = await alice.slash(channel, "play", action="3@b2")
+    [reply] = private_replies(result)
+    assert "could not be saved" in reply and "nothing changed" in reply
+    assert isinstance(env.bot, discord.Client)
