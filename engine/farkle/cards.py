@@ -61,6 +61,7 @@ TIMINGS = {
     "dragon",
 }
 _ID_RE = re.compile(r"^[a-z0-9_]{1,32}$")
+_FIELDS = ("id", "name", "copies", "text", "timing", "effect", "source", "uses_per_turn", "value")
 _TOML_WHERE_RE = re.compile(r"\(at line \d+, column \d+\)|\(at end of document\)")
 
 
@@ -128,12 +129,9 @@ def parse_cards(data: dict[str, Any], where: str = "card file") -> CardSet:
             if cid in seen:
                 raise CardFileError(f"{label}: field `id` is used twice")
             seen.add(cid)
-            allowed = {"id", "name", "copies", "text", "timing", "effect", "source", "uses_per_turn", "value"}
-            extra = set(raw) - allowed
-            if extra:
-                first = sorted(extra, key=str)[0]
-                shown = f"`{first}`" if isinstance(first, str) and _ID_RE.match(first) else "(name not shown)"
-                raise CardFileError(f"{label}: unknown field {shown}")
+            extra = set(raw) - set(_FIELDS)
+            if extra:  # not named: a file that is not a card file must not be quoted
+                raise CardFileError(f"{label}: unknown field; the fields are {', '.join(_FIELDS)}")
             for fld in ("name", "text", "timing", "effect", "source"):
                 if not isinstance(raw.get(fld), str) or not raw[fld].strip():
                     raise CardFileError(f"{label}: field `{fld}` must be a non-empty string")

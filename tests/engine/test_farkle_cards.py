@@ -379,7 +379,7 @@ def test_load_cards_takes_text_not_a_path() -> None:
         (
             'source = "test"\n\n[[item]]',
             'source = "test"\ncolour = "red"\n\n[[item]]',
-            "unknown field `colour`",
+            "companion `a`: unknown field; the fields are id, name",
         ),
         ("[[item]]", "[[thing]]", "unknown table"),
         ("copies = 3", "copies = [", "not valid TOML"),
