@@ -93,12 +93,12 @@ class OptionSpec:
             elif low in ("0", "false", "no", "off"):
                 value = False
             else:
-                raise ValueError(f"`{self.name}` takes on or off, not `{raw}`")
+                raise ValueError(f"`{self.name}` takes on or off, not `{raw}`.")
         elif kind is int:
             try:
                 value = int(raw)
             except ValueError:
-                raise ValueError(f"`{self.name}` takes a whole number, not `{raw}`") from None
+                raise ValueError(f"`{self.name}` takes a whole number, not `{raw}`.") from None
         else:
             value = raw
         return self.check(value)
@@ -107,14 +107,14 @@ class OptionSpec:
         """Return ``value`` if it is allowed, else raise ValueError naming what is allowed."""
         expected = type(self.default)
         if type(value) is not expected and not (expected is float and type(value) is int):
-            raise ValueError(f"`{self.name}` takes a {expected.__name__}, not {value!r}")
+            raise ValueError(f"`{self.name}` takes a {expected.__name__}, not {value!r}.")
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise ValueError(f"`{self.name}` must be one of: {allowed} (not `{value}`)")
+            raise ValueError(f"`{self.name}` must be one of: {allowed} (not `{value}`).")
         if self.minimum is not None and value < self.minimum:
-            raise ValueError(f"`{self.name}` must be at least {self.minimum}")
+            raise ValueError(f"`{self.name}` must be at least {self.minimum}.")
         if self.maximum is not None and value > self.maximum:
-            raise ValueError(f"`{self.name}` must be at most {self.maximum}")
+            raise ValueError(f"`{self.name}` must be at most {self.maximum}.")
         return value
 
 
