@@ -160,7 +160,8 @@ class GuildSettings:
         """Arguments of ``new_game`` that come from the server's settings, not from the lobby's
         options (which any member types): the card set an admin chose for Dragon Farkle."""
         if kind == "farkle":
-            cards = (self.values.get("farkle_cards") or {}).get("cards")
+            chosen = self.values.get("farkle_cards")
+            cards = chosen.get("cards") if isinstance(chosen, dict) else None
             return {"cards": cards} if cards else {}
         return {}
 
