@@ -22,6 +22,7 @@ from cogs.presenter import Presenter
 from cogs.router import route_notice
 from engine import registry
 from sessions import Actor, GameService, Outcome
+from sessions.cardfiles import CARDS_DIR_ENV
 from sessions.timers import TimerScheduler
 from storage import Database, StorageError
 
@@ -42,6 +43,7 @@ class BotSettings:
     database_path: Path
     dev_guild_id: int | None
     log_level: str
+    farkle_cards_dir: Path | None = None
 
 
 def load_settings(env: dict[str, str] | None = None) -> BotSettings:
@@ -60,8 +62,12 @@ def load_settings(env: dict[str, str] | None = None) -> BotSettings:
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not `{level}`.")
     path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
+    cards = env.get(CARDS_DIR_ENV, "").strip()
+    if cards and not Path(cards).is_dir():
+        raise ConfigError(f"{CARDS_DIR_ENV} must name an existing folder of Dragon Farkle card files; "
+                          f"`{cards[:200]}` is not one. Leave it empty to offer only the bundled house cards.")
     return BotSettings(token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
-                       log_level=level)
+                       log_level=level, farkle_cards_dir=Path(cards).resolve() if cards else None)
 
 
 def _clock() -> float:
@@ -70,11 +76,14 @@ def _clock() -> float:
 
 
 class DragonTavern(commands.Bot):
-    def __init__(self, database_path: Path, dev_guild_id: int | None = None) -> None:
+    def __init__(
+        self, database_path: Path, dev_guild_id: int | None = None, farkle_cards_dir: Path | None = None
+    ) -> None:
         intents = discord.Intents.default()  # slash-only: no privileged intents
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
         self.database_path = Path(database_path)
         self.dev_guild_id = dev_guild_id
+        self.farkle_cards_dir = farkle_cards_dir
         self.presenter = Presenter(self)
         self.outbox = Outbox(self)
         self._db: Database | None = None
@@ -95,7 +104,7 @@ class DragonTavern(commands.Bot):
     async def setup_hook(self) -> None:
         registry.load_builtin_games()
         self._db = await Database.open(self.database_path, clock=_clock)
-        self._service = GameService(self._db, clock=_clock)
+        self._service = GameService(self._db, clock=_clock, cards_dir=self.farkle_cards_dir)
         self._timers = TimerScheduler(self._service, self._after_timer, _clock)
         for cog in COGS:
             await self.load_extension(cog)
@@ -206,9 +215,10 @@ class DragonTavern(commands.Bot):
         return route_notice(by_dm, by_button)
 
 
-def create_bot(*, database_path: str | Path = DEFAULT_DATABASE, dev_guild_id: int | None = None) -> DragonTavern:
+def create_bot(*, database_path: str | Path = DEFAULT_DATABASE, dev_guild_id: int | None = None,
+               farkle_cards_dir: str | Path | None = None) -> DragonTavern:
     """A new, unstarted bot (tests build a fresh one for every start)."""
-    return DragonTavern(Path(database_path), dev_guild_id)
+    return DragonTavern(Path(database_path), dev_guild_id, Path(farkle_cards_dir) if farkle_cards_dir else None)
 
 
 async def _check_database(path: Path) -> None:
@@ -238,7 +248,8 @@ def main() -> int:
     except StorageError as exc:
         print(f"dragon-tavern: {exc}", file=sys.stderr)
         return 2
-    bot = create_bot(database_path=settings.database_path, dev_guild_id=settings.dev_guild_id)
+    bot = create_bot(database_path=settings.database_path, dev_guild_id=settings.dev_guild_id,
+                     farkle_cards_dir=settings.farkle_cards_dir)
     try:
         bot.run(settings.token, log_handler=None)
     except discord.LoginFailure:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from sessions import SETTINGS, SessionError, parse_setting
+from sessions import SETTINGS, SessionError
+from sessions.cardfiles import HOUSE, list_card_files
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -38,10 +40,7 @@ class Config(commands.Cog):
     @app_commands.describe(setting="The setting's name", value="The new value (see /config show)")
     @app_commands.checks.has_permissions(manage_guild=True)
     async def set(self, interaction: discord.Interaction, setting: str, value: str) -> None:
-        try:
-            parsed = parse_setting(setting, value)
-        except ValueError as exc:
-            raise SessionError(str(exc)) from None
+        parsed = await self.bot.service.setting_value(setting, value)  # SessionError if refused
         await self.bot.service.change_setting(interaction.guild_id or 0, setting, parsed)
         shown = SETTINGS[setting].show(parsed)
         await interaction.response.send_message(f"✅ `{setting}` is now **{shown}**.", ephemeral=True)
@@ -60,6 +59,16 @@ class Config(commands.Cog):
     async def _setting_autocomplete(self, interaction: discord.Interaction, current: str
                                     ) -> list[app_commands.Choice[str]]:
         return [app_commands.Choice(name=k, value=k) for k in SETTINGS if current.lower() in k][:25]
+
+    @set.autocomplete("value")
+    async def _value_autocomplete(self, interaction: discord.Interaction, current: str
+                                  ) -> list[app_commands.Choice[str]]:
+        """For `farkle_cards`: the files in the operator's card folder (listed off the event loop)."""
+        if interaction.namespace.setting != "farkle_cards":
+            return []
+        folder = self.bot.service.cards_dir
+        names = [HOUSE] + (await asyncio.to_thread(list_card_files, folder) if folder else [])
+        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names if current.lower() in n.lower()][:25]
 
 
 async def setup(bot: DragonTavern) -> None:

@@ -1,6 +1,25 @@
 """Pure, deterministic rules engines. See engine.base for the contract."""
 
-from engine.base import Event, Game, IllegalAction, OptionSpec, Result, check_legal, resolve_options
+from engine.base import (
+    Event,
+    Game,
+    IllegalAction,
+    InvalidSetup,
+    OptionSpec,
+    Result,
+    check_legal,
+    resolve_options,
+)
 from engine.rng import Rng
 
-__all__ = ["Event", "Game", "IllegalAction", "OptionSpec", "Result", "Rng", "check_legal", "resolve_options"]
+__all__ = [
+    "Event",
+    "Game",
+    "IllegalAction",
+    "InvalidSetup",
+    "OptionSpec",
+    "Result",
+    "Rng",
+    "check_legal",
+    "resolve_options",
+]

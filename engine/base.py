@@ -20,6 +20,12 @@ class IllegalAction(Exception):
     """An action that the rules do not allow now. ``str(err)`` is readable by a player."""
 
 
+class InvalidSetup(ValueError):
+    """``new_game`` cannot start with these players, options or setup data (for example a team
+    game with too few players). ``str(err)`` is a sentence a player can read; callers refuse the
+    start with it. Anything else ``new_game`` raises is a bug."""
+
+
 @dataclass(frozen=True)
 class Event:
     """Something that happened, for announcing.
@@ -87,12 +93,12 @@ class OptionSpec:
             elif low in ("0", "false", "no", "off"):
                 value = False
             else:
-                raise ValueError(f"`{self.name}` takes on or off, not `{raw}`")
+                raise ValueError(f"`{self.name}` takes on or off, not `{raw}`.")
         elif kind is int:
             try:
                 value = int(raw)
             except ValueError:
-                raise ValueError(f"`{self.name}` takes a whole number, not `{raw}`") from None
+                raise ValueError(f"`{self.name}` takes a whole number, not `{raw}`.") from None
         else:
             value = raw
         return self.check(value)
@@ -101,29 +107,32 @@ class OptionSpec:
         """Return ``value`` if it is allowed, else raise ValueError naming what is allowed."""
         expected = type(self.default)
         if type(value) is not expected and not (expected is float and type(value) is int):
-            raise ValueError(f"`{self.name}` takes a {expected.__name__}, not {value!r}")
+            raise ValueError(f"`{self.name}` takes a {expected.__name__}, not {value!r}.")
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise ValueError(f"`{self.name}` must be one of: {allowed} (not `{value}`)")
+            raise ValueError(f"`{self.name}` must be one of: {allowed} (not `{value}`).")
         if self.minimum is not None and value < self.minimum:
-            raise ValueError(f"`{self.name}` must be at least {self.minimum}")
+            raise ValueError(f"`{self.name}` must be at least {self.minimum}.")
         if self.maximum is not None and value > self.maximum:
-            raise ValueError(f"`{self.name}` must be at most {self.maximum}")
+            raise ValueError(f"`{self.name}` must be at most {self.maximum}.")
         return value
 
 
 def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any], title: str) -> dict[str, Any]:
     """Every option of a game: defaults filled in, unknown names refused, text parsed, values
-    checked. Raises ValueError with a reason a player can read."""
+    checked. Raises :class:`InvalidSetup` (a ValueError) with a reason a player can read."""
     by_name = {spec.name: spec for spec in specs}
     unknown = sorted(set(given) - set(by_name))
     if unknown:
-        raise ValueError(f"{title} has no option {', '.join(f'`{u}`' for u in unknown)}.")
+        raise InvalidSetup(f"{title} has no option {', '.join(f'`{u}`' for u in unknown)}.")
     values = {spec.name: spec.default for spec in specs}
     for name, value in given.items():
         spec = by_name[name]
-        values[name] = spec.parse(value) if isinstance(value, str) and not isinstance(spec.default, str) \
-            else spec.check(value)
+        try:
+            values[name] = spec.parse(value) if isinstance(value, str) and not isinstance(spec.default, str) \
+                else spec.check(value)
+        except ValueError as exc:
+            raise InvalidSetup(str(exc)) from None
     return values
 
 
@@ -183,6 +192,12 @@ class Game(ABC):
     @abstractmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
         """Rebuild a game saved with :meth:`to_dict`."""
+
+    def setup_arguments(self) -> dict[str, Any]:
+        """The keyword arguments of ``new_game`` that did not come from the lobby's options (for
+        example the card set a server chose), JSON-safe, so a replay from seed + action log can
+        pass them again. Default: none."""
+        return {}
 
     # -- the end ------------------------------------------------------------------------
     @property

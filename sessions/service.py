@@ -14,12 +14,14 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
-from engine import Event, Game, IllegalAction, registry
+from engine import Event, Game, IllegalAction, InvalidSetup, registry
 from engine.registry import GameInfo
+from sessions import cardfiles
 from sessions.errors import NotAllowed, SessionError, StaleAction
-from sessions.settings import GuildSettings
+from sessions.settings import GuildSettings, parse_setting
 from storage import ActionRow, ChannelBusy, Database, GameRecord, ResultRow, SeatRecord
 
 log = logging.getLogger(__name__)
@@ -60,8 +62,10 @@ class GameService:
         *,
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+        cards_dir: Path | None = None,
     ) -> None:
         self.db = db
+        self.cards_dir = cards_dir  # the operator's folder of Farkle card files (FARKLE_CARDS_DIR)
         self._clock = clock
         self._seed_source = seed_source
         self._locks: dict[int, asyncio.Lock] = {}
@@ -77,6 +81,16 @@ class GameService:
             cached = GuildSettings.from_stored(await self.db.guild_settings(guild_id))
             self._settings[guild_id] = cached
         return cached
+
+    async def setting_value(self, key: str, raw: str) -> Any:
+        """A /config value as it will be stored; SessionError with the reason if it is refused.
+        ``farkle_cards`` reads and checks the operator's file here (off the event loop), once."""
+        try:
+            if key == "farkle_cards":
+                return await cardfiles.choose_cards(self.cards_dir, raw)
+            return parse_setting(key, raw)
+        except ValueError as exc:
+            raise SessionError(str(exc)) from None
 
     async def change_setting(self, guild_id: int, key: str, value: Any | None) -> None:
         """Store a setting (``None`` resets it to the default)."""
@@ -175,7 +189,11 @@ class GameService:
                     f"{info.title} needs at least {cls.MIN_PLAYERS} players; {len(rec.seats)} seated. "
                     "Ask others to Join, or Add AI."
                 )
-            game = info.new_game([s.seat for s in rec.seats], rec.seed, **rec.options)
+            extra = (await self.settings(rec.guild_id)).start_arguments(rec.kind)
+            try:
+                game = info.new_game([s.seat for s in rec.seats], rec.seed, **rec.options, **extra)
+            except InvalidSetup as exc:  # options x seats the rules cannot start: nothing is saved
+                raise SessionError(f"{info.title} can't start like this: {exc}") from None
             events = [Event("start", f"{info.title} begins!")]
             version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), status="active",
                                               announce=_dicts(events))
@@ -321,7 +339,8 @@ class GameService:
         rec = await self.db.load_game(game_id)
         info = registry.get(rec.kind)
         players = sorted((s.seat for s in rec.seats), key=lambda p: int(p[1:]))
-        game = info.new_game(players, rec.seed, **rec.options)
+        setup = registry.restore(rec.kind, rec.state).setup_arguments() if rec.state else {}
+        game = info.new_game(players, rec.seed, **rec.options, **setup)
         for logged in await self.db.actions(game_id):
             if logged.source != "system":
                 game.play(logged.seat, logged.action)

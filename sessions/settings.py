@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
+from sessions.cardfiles import CARDS_DIR_ENV, HOUSE, house_cards
 
 GAME_KINDS = ("farkle", "ninesons", "flagon")
 HIDDEN_PICK_MODES = ("dm", "ephemeral", "both")
@@ -85,6 +86,18 @@ def _show_channels(value: list[int]) -> str:
     return " ".join(f"<#{c}>" for c in value) if value else "all channels"
 
 
+def _farkle_cards(raw: str) -> dict[str, Any]:
+    """Only `house` without the file system; a file is read by GameService.setting_value."""
+    if raw.strip().lower() == HOUSE:
+        return house_cards()
+    raise ValueError(f"`farkle_cards` names a file in the operator's card folder ({CARDS_DIR_ENV}).")
+
+
+def _show_farkle_cards(value: dict[str, Any]) -> str:
+    name = value.get("file") if isinstance(value, dict) else None
+    return f"{name}" if name and name != HOUSE else f"{HOUSE} (the bundled house cards)"
+
+
 SETTINGS: dict[str, Setting] = {
     s.key: s
     for s in [
@@ -109,6 +122,10 @@ SETTINGS: dict[str, Setting] = {
                 lambda v: "on" if v else "off"),
         Setting("images", True, "Board images (on) or text boards only (off).", _bool("images"),
                 lambda v: "on" if v else "off"),
+        Setting("farkle_cards", house_cards(),
+                f"Dragon Farkle cards: `{HOUSE}` or a file in the operator's card folder ({CARDS_DIR_ENV}); "
+                "checked when set, used by games started afterwards.",
+                _farkle_cards, _show_farkle_cards),
     ]
 }
 
@@ -138,6 +155,15 @@ class GuildSettings:
     def channel_allowed(self, channel_id: int) -> bool:
         allowed = self.values["allowed_channels"]
         return not allowed or channel_id in allowed
+
+    def start_arguments(self, kind: str) -> dict[str, Any]:
+        """Arguments of ``new_game`` that come from the server's settings, not from the lobby's
+        options (which any member types): the card set an admin chose for Dragon Farkle."""
+        if kind == "farkle":
+            chosen = self.values.get("farkle_cards")
+            cards = chosen.get("cards") if isinstance(chosen, dict) else None
+            return {"cards": cards} if cards else {}
+        return {}
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(key, shown value, help) for /config show."""

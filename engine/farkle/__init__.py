@@ -1,7 +1,8 @@
 """Dragon Farkle: push-your-luck dice, brawls and a dragon (2-5 players).
 
 Public API: :func:`new_game`, :class:`FarkleGame`, :func:`score` (the Soldier table),
-:func:`load_cards` (validate an alternative card file). Notation: docs/farkle.md.
+:func:`load_cards` (parse and validate the text of another card file; pass the result to
+``new_game(..., cards=cardset.to_dict())``). Notation: docs/farkle.md.
 """
 
 from __future__ import annotations
@@ -27,9 +28,13 @@ RULES_SUMMARY = (
 )
 
 
-def new_game(players: list[str], seed: int, **options: Any) -> FarkleGame:
-    """Start a game. ``options`` are the names in :attr:`FarkleGame.OPTIONS`."""
-    return FarkleGame.new(players, seed, **options)
+def new_game(
+    players: list[str], seed: int, *, cards: dict[str, Any] | None = None, **options: Any
+) -> FarkleGame:
+    """Start a game. ``options`` are the names in :attr:`FarkleGame.OPTIONS`; ``cards`` is a card
+    set as data (``CardSet.to_dict()``), default the bundled house cards. Raises
+    :class:`engine.InvalidSetup` with a readable reason when these cannot start."""
+    return FarkleGame.new(players, seed, cards=cards, **options)
 
 
 def _choose_ai_action(game: Any, player: str, level: str, seed: int) -> str:

@@ -1,9 +1,11 @@
 """Companion and Magic Item cards as data (data/cards.toml), with a validating loader.
 
 The official card texts are not public, so the bundled file holds the spec's house designs.
-An admin may load another file (the ``cards_file`` option); :func:`load_cards` checks it and
-names the card and field of the first problem. Effects are a closed set implemented by the
-engine: a card file chooses among them, it cannot add new code.
+Another card set reaches a game as *data*: :func:`load_cards` parses and checks the text of a
+card file (it never opens a path; the bot reads the operator's file, see sessions/cardfiles.py)
+and names the card and field of the first problem, and ``new_game(..., cards=cardset.to_dict())``
+plays with it. Effects are a closed set implemented by the engine: a card file chooses among
+them, it cannot add new code.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from engine.base import InvalidSetup
 
 DEFAULT_CARDS_PATH = Path(__file__).with_name("data") / "cards.toml"
 
@@ -57,10 +61,15 @@ TIMINGS = {
     "dragon",
 }
 _ID_RE = re.compile(r"^[a-z0-9_]{1,32}$")
+_FIELDS = ("id", "name", "copies", "text", "timing", "effect", "source", "uses_per_turn", "value")
+_TOML_WHERE_RE = re.compile(r"\(at line \d+, column \d+\)|\(at end of document\)")
 
 
-class CardFileError(ValueError):
-    """A card file that cannot be used; the message names the card and field."""
+class CardFileError(InvalidSetup):
+    """A card file or card set that cannot be used; the message names the card and field.
+
+    Messages never quote the file's text or unknown keys beyond a short identifier, so a file
+    that is not a card file (a config with secrets) is not echoed into chats or logs."""
 
 
 @dataclass(frozen=True)
@@ -98,9 +107,11 @@ class CardSet:
 
 def parse_cards(data: dict[str, Any], where: str = "card file") -> CardSet:
     """Validate the parsed TOML ``data`` (tables ``companion`` and ``item``)."""
+    if not isinstance(data, dict):
+        raise CardFileError(f"{where}: not a table of cards")
     unknown = set(data) - {"companion", "item"}
     if unknown:
-        raise CardFileError(f"{where}: unknown table(s) {sorted(unknown)}; use [[companion]] and [[item]]")
+        raise CardFileError(f"{where}: unknown table(s); a card file has only [[companion]] and [[item]]")
     seen: set[str] = set()
     out: dict[str, list[Card]] = {"companion": [], "item": []}
     for kind, effects in (("companion", COMPANION_EFFECTS), ("item", ITEM_EFFECTS)):
@@ -118,10 +129,9 @@ def parse_cards(data: dict[str, Any], where: str = "card file") -> CardSet:
             if cid in seen:
                 raise CardFileError(f"{label}: field `id` is used twice")
             seen.add(cid)
-            allowed = {"id", "name", "copies", "text", "timing", "effect", "source", "uses_per_turn", "value"}
-            extra = set(raw) - allowed
-            if extra:
-                raise CardFileError(f"{label}: unknown field `{sorted(extra)[0]}`")
+            extra = set(raw) - set(_FIELDS)
+            if extra:  # not named: a file that is not a card file must not be quoted
+                raise CardFileError(f"{label}: unknown field; the fields are {', '.join(_FIELDS)}")
             for fld in ("name", "text", "timing", "effect", "source"):
                 if not isinstance(raw.get(fld), str) or not raw[fld].strip():
                     raise CardFileError(f"{label}: field `{fld}` must be a non-empty string")
@@ -154,19 +164,38 @@ def parse_cards(data: dict[str, Any], where: str = "card file") -> CardSet:
     return CardSet(tuple(out["companion"]), tuple(out["item"]))
 
 
-def load_cards(path: str | Path) -> CardSet:
-    """Load and validate a card file. Raises :class:`CardFileError` naming card and field."""
-    p = Path(path)
+def load_cards(text: str | bytes, where: str = "card file") -> CardSet:
+    """Parse and validate the TOML text of a card file (``where`` names it in messages).
+
+    Pure: it opens nothing (a path is refused). Raises :class:`CardFileError` naming the card
+    and field of the first problem."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CardFileError(f"{where}: not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise TypeError("load_cards takes the text of a card file, not a path")
     try:
-        with p.open("rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as exc:
-        raise CardFileError(f"cannot read card file {p.name}: {exc.strerror}") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise CardFileError(f"{p.name}: not valid TOML ({exc})") from None
-    return parse_cards(data, p.name)
+        # Only the position: tomllib's messages can quote keys of the file.
+        found = _TOML_WHERE_RE.search(str(exc))
+        raise CardFileError(f"{where}: not valid TOML {found.group(0) if found else ''}".rstrip()) from None
+    return parse_cards(data, where)
+
+
+def check_card_counts(cards: CardSet, players: int) -> None:
+    """Every player is dealt one Companion and one Magic Item: refuse a set too small for that."""
+    for kind, deck in (("Companion", cards.companions), ("Magic Item", cards.items)):
+        count = sum(c.copies for c in deck)
+        if count < players:
+            raise CardFileError(
+                f"the card set has {count} {kind} card{'s' if count != 1 else ''}, "
+                f"fewer than the {players} players (each is dealt one)"
+            )
 
 
 @lru_cache(maxsize=1)
 def default_cards() -> CardSet:
-    return load_cards(DEFAULT_CARDS_PATH)
+    return load_cards(DEFAULT_CARDS_PATH.read_bytes(), DEFAULT_CARDS_PATH.name)

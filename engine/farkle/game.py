@@ -23,9 +23,9 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar
 
-from engine.base import Event, Game, IllegalAction, Result, check_legal
+from engine.base import Event, Game, IllegalAction, InvalidSetup, Result, check_legal
 from engine.farkle import rules
-from engine.farkle.cards import Card, CardFileError, CardSet, default_cards, load_cards, parse_cards
+from engine.farkle.cards import Card, CardSet, check_card_counts, default_cards, parse_cards
 from engine.farkle.scoring import ScoreTable, score, score_all, scoring_selections
 from engine.rng import Rng
 
@@ -63,22 +63,24 @@ class FarkleGame(Game):
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, players: list[str], seed: int, **options: Any) -> FarkleGame:
+    def new(
+        cls, players: list[str], seed: int, *, cards: dict[str, Any] | None = None, **options: Any
+    ) -> FarkleGame:
+        """``cards`` is a card set as data (``CardSet.to_dict()``, e.g. from :func:`load_cards`
+        of a card file's text); ``None`` = the bundled house cards. It is not a lobby option:
+        the engine never reads files, and the state keeps the cards so a save restores them."""
         if not cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS:
-            raise ValueError(f"Dragon Farkle takes {cls.MIN_PLAYERS} to {cls.MAX_PLAYERS} players")
+            raise InvalidSetup(f"Dragon Farkle takes {cls.MIN_PLAYERS} to {cls.MAX_PLAYERS} players.")
         if len(set(players)) != len(players) or any(not isinstance(p, str) or not p for p in players):
             raise ValueError("player ids must be distinct non-empty strings")
         opts = rules.check_options(options)
         custom: dict[str, Any] | None = None
-        if opts["cards_file"]:
-            cardset = load_cards(opts["cards_file"])
+        if cards is not None:
+            cardset = parse_cards(cards, "card set")
             custom = cardset.to_dict()
         else:
             cardset = default_cards()
-        if sum(c.copies for c in cardset.companions) < len(players):
-            raise CardFileError("card file: fewer Companion cards than players")
-        if sum(c.copies for c in cardset.items) < len(players):
-            raise CardFileError("card file: fewer Magic Item cards than players")
+        check_card_counts(cardset, len(players))
         rng = Rng(seed)
         order = list(players)  # seat order is kept; only the first player may be random
         first = rng.below(len(order)) if opts["first_player"] == "random" else 0
@@ -149,6 +151,9 @@ class FarkleGame(Game):
             parse_cards(state["custom_cards"], "saved cards") if state["custom_cards"] else default_cards()
         )
         return cls(state, rng_state, cards)
+
+    def setup_arguments(self) -> dict[str, Any]:
+        return {"cards": self.s["custom_cards"]} if self.s["custom_cards"] else {}
 
     # ------------------------------------------------------------------ helpers
     @property

@@ -35,7 +35,6 @@ _HELP = {
     "pending_items_usable": "An item drawn this turn may be used before banking (unknown; proposal yes).",
     "first_player": "First player: random or lobby (seat) order.",
     "max_rounds": "End after this many rounds, largest army wins (0 = off).",
-    "cards_file": "Path of a card file to load instead of the bundled house cards (admin).",
 }
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "dragon_eats": ("roll", "turn"),

@@ -11,7 +11,16 @@ from __future__ import annotations
 import pickle
 from typing import Any, ClassVar
 
-from engine.base import Event, Game, IllegalAction, OptionSpec, Result, check_legal, resolve_options
+from engine.base import (
+    Event,
+    Game,
+    IllegalAction,
+    InvalidSetup,
+    OptionSpec,
+    Result,
+    check_legal,
+    resolve_options,
+)
 from engine.flagon import geometry as G
 from engine.flagon.board import layout_names, load_layout
 from engine.flagon.cards import CHARACTER_NAMES, CHARACTERS, dragon_of, load_cards
@@ -71,10 +80,10 @@ class FlagonGame(Game):
     @classmethod
     def new(cls, players: list[str], seed: int, **options: Any) -> FlagonGame:
         if not cls.MIN_PLAYERS <= len(players) <= cls.MAX_PLAYERS or len(set(players)) != len(players):
-            raise ValueError("The Dragon & Flagon needs 2-8 different players.")
+            raise InvalidSetup("The Dragon & Flagon needs 2 to 8 different players.")
         opts = resolve_options(cls.OPTIONS, options, "The Dragon & Flagon")
         if opts["team"] and len(players) < 4:
-            raise ValueError("The team game needs 4-8 players.")
+            raise InvalidSetup(f"The team game needs 4-8 players; {len(players)} are seated.")
         lay = load_layout(opts["layout"])
         rng = Rng(seed)
         per = 2 if len(players) <= 4 else 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.base import Event, Game, IllegalAction, OptionSpec, Result, resolve_options
+from engine.base import Event, Game, IllegalAction, InvalidSetup, OptionSpec, Result, resolve_options
 from engine.ninesons import core
 from engine.ninesons.cards import load_cards
 from engine.ninesons.core import CELL_INDEX, CELL_NAMES, MOVE, PLACE, SLOT_CELLS, TAME, Card, Rules, State
@@ -78,7 +78,7 @@ class NineSonsGame(Game):
 
     def __init__(self, players: list[str], seed: int, options: dict[str, Any], cards: list[Card]) -> None:
         if len(players) != 2 or players[0] == players[1]:
-            raise ValueError("The Nine Sons of the Dragon needs exactly 2 different players.")
+            raise InvalidSetup("The Nine Sons of the Dragon needs exactly 2 different players.")
         self.players = list(players)
         self.seed = seed
         self.options = dict(options)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import InvalidSetup
 from engine.farkle import CardFileError, FarkleGame, load_cards, new_game
 from engine.farkle.cards import DEFAULT_CARDS_PATH, default_cards
 from tests.engine.test_farkle_support import kinds, setup
@@ -328,20 +329,41 @@ source = "test"
 """
 
 
-def _write(tmp_path: Path, text: str) -> Path:
-    p = tmp_path / "cards.toml"
-    p.write_text(text)
-    return p
-
-
-def test_cards_file_option_loads_and_survives_round_trip(tmp_path: Path) -> None:
-    path = _write(tmp_path, GOOD)
-    g = new_game(["a", "b", "c"], 3, cards_file=str(path))
+def test_a_card_set_as_data_plays_and_survives_round_trip() -> None:
+    cards = load_cards(GOOD, "cards.toml").to_dict()
+    g = new_game(["a", "b", "c"], 3, cards=json.loads(json.dumps(cards)))
     assert set(g.s["companions"].values()) == {"a"}
-    path.unlink()  # the state carries the cards; the file is not needed again
+    # the state carries the cards: no file is needed to restore the game
     g2 = FarkleGame.from_dict(json.loads(json.dumps(g.to_dict())))
     assert g2.to_dict() == g.to_dict()
     assert g2.card("horn").name == "Horn"
+    # and a replay from the seed gets the same cards back from the saved game
+    assert g2.setup_arguments() == {"cards": cards}
+    assert new_game(["a", "b", "c"], 3, **g2.setup_arguments()).to_dict() == new_game(
+        ["a", "b", "c"], 3, cards=cards
+    ).to_dict()
+    assert new_game(["a", "b"], 3).setup_arguments() == {}
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "/etc/passwd", "cards.toml"])
+def test_cards_file_is_no_option_and_nothing_is_opened(path: str, monkeypatch) -> None:
+    """Regression (issue 12): `cards_file=/dev/zero` made the engine read a file at Start."""
+    opened: list[object] = []
+    import builtins
+    import io
+
+    monkeypatch.setattr(builtins, "open", lambda *a, **k: opened.append(a) or io.StringIO(""))
+    monkeypatch.setattr(Path, "open", lambda *a, **k: opened.append(a) or io.BytesIO(b""))
+    assert "cards_file" not in {o.name for o in FarkleGame.OPTIONS}
+    with pytest.raises(InvalidSetup, match="has no option `cards_file`"):
+        new_game(["a", "b"], 1, cards_file=path)
+    assert opened == []
+
+
+def test_load_cards_takes_text_not_a_path() -> None:
+    with pytest.raises(TypeError):
+        load_cards(DEFAULT_CARDS_PATH)  # type: ignore[arg-type]
+    assert load_cards(GOOD.encode()) == load_cards(GOOD)
 
 
 @pytest.mark.parametrize(
@@ -357,23 +379,45 @@ def test_cards_file_option_loads_and_survives_round_trip(tmp_path: Path) -> None
         (
             'source = "test"\n\n[[item]]',
             'source = "test"\ncolour = "red"\n\n[[item]]',
-            "unknown field `colour`",
+            "companion `a`: unknown field; the fields are id, name",
         ),
         ("[[item]]", "[[thing]]", "unknown table"),
         ("copies = 3", "copies = [", "not valid TOML"),
     ],
 )
-def test_bad_card_files_name_card_and_field(tmp_path: Path, old: str, new: str, message: str) -> None:
+def test_bad_card_files_name_card_and_field(old: str, new: str, message: str) -> None:
     assert old in GOOD
-    path = _write(tmp_path, GOOD.replace(old, new, 1))
     with pytest.raises(CardFileError, match=message.replace("(", r"\(").replace("[", r"\[")):
-        load_cards(path)
+        load_cards(GOOD.replace(old, new, 1), "cards.toml")
 
 
-def test_missing_card_file_is_a_readable_error(tmp_path: Path) -> None:
-    with pytest.raises(CardFileError, match="cannot read"):
-        new_game(["a", "b"], 1, cards_file=str(tmp_path / "none.toml"))
+@pytest.mark.parametrize(
+    "text",
+    [
+        'password = "hunter2"\n',
+        '[database]\nsecret_token = "hunter2"\n',
+        GOOD.replace('source = "test"\n\n[[item]]', 'source = "test"\nSECRET_KEY = "hunter2"\n\n[[item]]', 1),
+        'a = 1\na = "hunter2"\n',
+        '[secret_table]\n[secret_table]\n',
+        "\xff\xfe not utf-8",
+    ],
+)
+def test_card_file_errors_do_not_echo_the_files_keys_or_values(text: str) -> None:
+    raw = text.encode("latin-1") if text.startswith("\xff") else text
+    with pytest.raises(CardFileError) as err:
+        load_cards(raw, "cards.toml")
+    message = str(err.value)
+    for secret in ("hunter2", "password", "secret", "SECRET", "database"):
+        assert secret not in message
+    assert len(message) < 200
+
+
+def test_too_few_cards_for_the_players_is_a_readable_setup_error() -> None:
+    cards = load_cards(GOOD.replace("copies = 4", "copies = 2", 1)).to_dict()
+    new_game(["a", "b"], 1, cards=cards)
+    with pytest.raises(InvalidSetup, match="2 Magic Item cards, fewer than the 3 players"):
+        new_game(["a", "b", "c"], 1, cards=cards)
 
 
 def test_bundled_file_loads_through_the_public_loader() -> None:
-    assert load_cards(DEFAULT_CARDS_PATH) == default_cards()
+    assert load_cards(DEFAULT_CARDS_PATH.read_bytes(), "cards.toml") == default_cards()
