@@ -3,7 +3,6 @@ one line saying what failed and what to do, and exits non-zero, never a tracebac
 
 from __future__ import annotations
 
-import asyncio
 import json
 import socket
 import threading
@@ -89,7 +88,7 @@ class _Response:
     (aiohttp.ClientConnectorDNSError(
         aiohttp.client_reqrep.ConnectionKey("discord.com", 443, True, True, None, None, None),
         OSError(-3, "Temporary failure in name resolution")), "could not reach Discord"),
-    (asyncio.TimeoutError(), "could not reach Discord (TimeoutError)"),
+    (TimeoutError(), "could not reach Discord (TimeoutError)"),
     (ConnectionResetError(104, "Connection reset by peer"), "could not reach Discord"),
     (discord.GatewayNotFound(), "gateway could not be found"),
     (discord.HTTPException(_Response(), "upstream"), "Discord answered HTTP 503"),
