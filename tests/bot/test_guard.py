@@ -209,3 +209,20 @@ def test_parse_caps_ids_to_sqlite_range_and_refuses_non_ascii_digits():
     assert routing.parse("dt:9223372036854775807:join").game_id == routing.MAX_GAME_ID
     assert routing.parse("dt:²:join") is None and routing.parse("dt:١:join") is None
     assert routing.parse("dt:12:a:3:+1") == routing.Route(12, "a", ("3", "+1"))
+
+
+async def test_a_timer_on_a_corrupt_game_sets_it_aside_quietly_and_other_timers_fire(two_servers, db_path,
+                                                                                      caplog):
+    env, channel, _, m = two_servers
+    second = channel.guild.create_text_channel("second")
+    await _running_game(channel, m["alice"], m["bob"])
+    await _running_game(second, m["carol"], m["bob"])
+    broken = (await env.bot.service.db.active_game_in_channel(channel.id)).id
+    _corrupt_state(db_path, broken)
+    caplog.set_level("ERROR")
+    await env.advance_time(301)
+    assert "carol ran out of time" in texts_of(second.last_message)
+    assert not [r for r in caplog.records if "timer for game" in r.getMessage()]
+    notices = [msg for msg in channel.history() if "saved data is damaged" in (msg.content or "")]
+    assert len(notices) == 1
+    assert broken in await env.bot.service.db.damaged_games()
