@@ -242,7 +242,7 @@ def main() -> int:
         if failure is None:
             raise
         code, text = failure
-        print(f"dragon-tavern: {text}", file=sys.stderr)
+        print(f"dragon-tavern: {' '.join(text.split())}", file=sys.stderr)  # one line, whatever Discord said
         return code
     return 0
 
