@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import aiohttp
 import discord
 from discord.ext import commands
 
@@ -90,6 +91,7 @@ class DragonTavern(commands.Bot):
         self._service: GameService | None = None
         self._timers: TimerScheduler | None = None
         self._redelivery: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
 
     @property
     def service(self) -> GameService:
@@ -104,6 +106,7 @@ class DragonTavern(commands.Bot):
     async def setup_hook(self) -> None:
         registry.load_builtin_games()
         self._db = await Database.open(self.database_path, clock=_clock)
+        self._db.on_damaged = self._damage_found
         self._service = GameService(self._db, clock=_clock, cards_dir=self.farkle_cards_dir)
         self._timers = TimerScheduler(self._service, self._after_timer, _clock)
         for cog in COGS:
@@ -111,6 +114,7 @@ class DragonTavern(commands.Bot):
         self.tree.on_error = self._on_tree_error
         await self._sync_commands()
         armed = await self._timers.start()
+        await self.announce_damaged()  # found before a restart but not announced yet
         log.info("ready to serve: %d games known, %d timers re-armed", len(registry.all_games()), armed)
         # What a crash left unannounced goes out now, in the background: start-up is not held up.
         self._redelivery = asyncio.create_task(self._deliver_pending(), name="outbox-start-up")
@@ -151,10 +155,12 @@ class DragonTavern(commands.Bot):
             self._redelivery.cancel()
         if self._timers is not None:
             self._timers.stop()
-        await super().close()
-        if self._db is not None:
-            await self._db.close()
-            self._db = None
+        try:
+            await super().close()
+        finally:  # whatever failed above, the database thread must stop or the process never exits
+            if self._db is not None:
+                db, self._db = self._db, None
+                await db.close()
 
     def stop_background_work(self) -> None:
         """Stop timers and the database thread without an event loop (test harnesses that
@@ -167,6 +173,26 @@ class DragonTavern(commands.Bot):
         if self._db is not None:
             self._db.close_now()
             self._db = None
+
+    # -- damaged games ---------------------------------------------------------------------
+    def _damage_found(self, game_id: int) -> None:
+        """Storage set a game aside as damaged: tell its channel (once, see announce_damaged)."""
+        task = asyncio.get_running_loop().create_task(self.announce_damaged(), name=f"damaged-{game_id}")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def announce_damaged(self) -> None:
+        """Post one line in the channel of each damaged game not announced yet. The database
+        remembers the announcement (claimed before posting), so it is made once only."""
+        try:
+            for game_id, channel_id in await self.service.db.unannounced_damaged():
+                if not await self.service.db.claim_damage_announcement(game_id):
+                    continue
+                text = (f"⚠️ Game #{game_id}'s saved data is damaged, so it can't go on. Admins: the bot's log "
+                        f"names game {game_id} and what is wrong; the other games are not affected.")
+                await self.get_partial_messageable(channel_id).send(text)
+        except (discord.HTTPException, StorageError):
+            log.warning("could not announce a damaged game", exc_info=True)
 
     # -- shared by the cogs ----------------------------------------------------------------
     async def after_change(self, outcome: Outcome) -> None:
@@ -222,8 +248,8 @@ def create_bot(*, database_path: str | Path = DEFAULT_DATABASE, dev_guild_id: in
 
 
 async def _check_database(path: Path) -> None:
-    db = await Database.open(path)
-    await db.close()
+    async with await Database.open(path):
+        pass
 
 
 def main() -> int:
@@ -252,16 +278,39 @@ def main() -> int:
                      farkle_cards_dir=settings.farkle_cards_dir)
     try:
         bot.run(settings.token, log_handler=None)
-    except discord.LoginFailure:
-        print("dragon-tavern: Discord refused DISCORD_TOKEN. Copy the token again from the Developer Portal "
-              "(Bot -> Reset Token) into .env.", file=sys.stderr)
-        return 2
-    except StorageError as exc:
-        print(f"dragon-tavern: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         pass
+    except Exception as exc:
+        failure = startup_failure(exc)
+        if failure is None:
+            raise
+        code, text = failure
+        print(f"dragon-tavern: {' '.join(text.split())}", file=sys.stderr)  # one line, whatever Discord said
+        return code
     return 0
+
+
+def startup_failure(exc: BaseException) -> tuple[int, str] | None:
+    """(exit code, one line: what failed and what to do) for an error that stops the bot
+    before it is online, or None for an unexpected error (which keeps its traceback)."""
+    if isinstance(exc, discord.LoginFailure):
+        return 2, ("Discord refused DISCORD_TOKEN. Copy the token again from the Developer Portal "
+                   "(Bot -> Reset Token) into .env.")
+    if isinstance(exc, StorageError):
+        return 2, str(exc)
+    if isinstance(exc, discord.HTTPException):
+        text = str(exc.text or exc.status)[:200]
+        return 1, (f"Discord answered HTTP {exc.status} while the bot was starting ({text}). Check "
+                   "DISCORD_TOKEN and DEV_GUILD_ID (the bot must be in that server); if they are right, "
+                   "Discord may be having problems: try again in a few minutes.")
+    if isinstance(exc, discord.GatewayNotFound):
+        return 1, ("Discord's gateway could not be found (Discord may be down). "
+                   "Try again in a few minutes.")
+    if isinstance(exc, aiohttp.ClientError | OSError | asyncio.TimeoutError):
+        reason = str(exc) or type(exc).__name__
+        return 1, (f"could not reach Discord ({reason[:200]}). Check this machine's network connection "
+                   "(DNS, firewall, proxy) and start the bot again.")
+    return None
 
 
 if __name__ == "__main__":

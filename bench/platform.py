@@ -55,48 +55,52 @@ async def throughput(concurrent_games: int, actions: int, seed: int = 1, in_flig
     handled at once (they share one SQLite connection, so a burst queues)."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
-        db = await Database.open(Path(tmp) / "bench.sqlite3")
-        service = GameService(db)
-        users: dict[int, dict[str, Actor]] = {}
-        ids = await _open_games(service, concurrent_games, 10_000, users)
-        next_channel = 10_000 + concurrent_games
-        latencies: list[float] = []
-        refused = 0
-        in_flight = min(in_flight, concurrent_games)
+        async with await Database.open(Path(tmp) / "bench.sqlite3") as db:
+            return await _throughput(db, rng, concurrent_games, actions, in_flight)
 
-        games: dict[int, Any] = {}  # the bench's own copy of each game, to pick legal moves
 
-        async def one_click() -> None:
-            nonlocal next_channel, refused
-            gid = rng.choice(ids)
-            game = games.get(gid)
-            if game is None:
-                _, game = await service.load(gid)
-                games[gid] = game
-            if game.is_over:
-                # Finished: replace it by a new game so the number of active games stays put.
-                ids.remove(gid)
-                ids.extend(await _open_games(service, 1, next_channel, users))
-                next_channel += 1
-                return
-            seat = game.to_act()[0]
-            action = rng.choice(game.legal_actions(seat))
-            start = time.perf_counter()  # from here on: what a click costs the bot
-            try:
-                outcome = await service.apply(gid, users[gid][seat], action)
-            except Exception:
-                refused += 1  # another click on the same game got there first
-                games.pop(gid, None)
-                return
-            render.render_text(KIND, outcome.game.view(None), outcome.names)
-            latencies.append(time.perf_counter() - start)
-            games[gid] = outcome.game
+async def _throughput(db: Database, rng: random.Random, concurrent_games: int, actions: int, in_flight: int
+                      ) -> dict[str, Any]:
+    service = GameService(db)
+    users: dict[int, dict[str, Actor]] = {}
+    ids = await _open_games(service, concurrent_games, 10_000, users)
+    next_channel = 10_000 + concurrent_games
+    latencies: list[float] = []
+    refused = 0
+    in_flight = min(in_flight, concurrent_games)
 
-        started = time.perf_counter()
-        while len(latencies) < actions:
-            await asyncio.gather(*(one_click() for _ in range(in_flight)))
-        elapsed = time.perf_counter() - started
-        await db.close()
+    games: dict[int, Any] = {}  # the bench's own copy of each game, to pick legal moves
+
+    async def one_click() -> None:
+        nonlocal next_channel, refused
+        gid = rng.choice(ids)
+        game = games.get(gid)
+        if game is None:
+            _, game = await service.load(gid)
+            games[gid] = game
+        if game.is_over:
+            # Finished: replace it by a new game so the number of active games stays put.
+            ids.remove(gid)
+            ids.extend(await _open_games(service, 1, next_channel, users))
+            next_channel += 1
+            return
+        seat = game.to_act()[0]
+        action = rng.choice(game.legal_actions(seat))
+        start = time.perf_counter()  # from here on: what a click costs the bot
+        try:
+            outcome = await service.apply(gid, users[gid][seat], action)
+        except Exception:
+            refused += 1  # another click on the same game got there first
+            games.pop(gid, None)
+            return
+        render.render_text(KIND, outcome.game.view(None), outcome.names)
+        latencies.append(time.perf_counter() - start)
+        games[gid] = outcome.game
+
+    started = time.perf_counter()
+    while len(latencies) < actions:
+        await asyncio.gather(*(one_click() for _ in range(in_flight)))
+    elapsed = time.perf_counter() - started
     return {
         "games": concurrent_games,
         "in_flight": in_flight,
@@ -111,17 +115,16 @@ async def throughput(concurrent_games: int, actions: int, seed: int = 1, in_flig
 async def memory_per_game(n: int) -> dict[str, Any]:
     """RSS growth per active game held by a running service (locks, SQLite page cache)."""
     with tempfile.TemporaryDirectory() as tmp:
-        db = await Database.open(Path(tmp) / "mem.sqlite3")
-        service = GameService(db)
-        await _open_games(service, 10, 0)
-        gc.collect()
-        before = rss_kib()
-        ids = await _open_games(service, n, 100)
-        for gid in ids:  # touch every game once, as clicks would
-            await service.load(gid)
-        gc.collect()
-        after = rss_kib()
-        await db.close()
+        async with await Database.open(Path(tmp) / "mem.sqlite3") as db:
+            service = GameService(db)
+            await _open_games(service, 10, 0)
+            gc.collect()
+            before = rss_kib()
+            ids = await _open_games(service, n, 100)
+            for gid in ids:  # touch every game once, as clicks would
+                await service.load(gid)
+            gc.collect()
+            after = rss_kib()
     return {"games": n, "rss_kib_per_game": (after - before) / n}
 
 
@@ -134,15 +137,17 @@ async def startup(n_games: int) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "start.sqlite3"
-        db = await Database.open(path)
-        await _open_games(GameService(db), n_games, 0)
-        timers = len(await db.timers())
-        await db.close()
+        async with await Database.open(path) as db:
+            await _open_games(GameService(db), n_games, 0)
+            timers = len(await db.timers())
         bot = create_bot(database_path=path)
         started = time.perf_counter()
-        async with simcord.run(bot):
-            ready = time.perf_counter() - started
-            armed = bot.timers.pending
+        try:
+            async with simcord.run(bot):
+                ready = time.perf_counter() - started
+                armed = bot.timers.pending
+        finally:
+            await bot.close()  # simcord detaches the bot without closing it (its database thread)
     return {"games": n_games, "timers_in_db": timers, "timers_armed": armed, "startup_s": ready}
 
 
@@ -161,32 +166,35 @@ async def bot_round_trip(samples: int) -> dict[str, Any]:
         async def noop(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("ok", ephemeral=True)
 
-        async with simcord.run(bot) as env:
-            guild = env.create_guild()
-            alice = guild.add_member(env.create_user("alice"))
-            bob = guild.add_member(env.create_user("bob"))
-            noop_times, action_times = [], []
-            channel = guild.create_text_channel("games")
-            for _ in range(samples):
-                t = time.perf_counter()
-                await alice.slash(channel, "noop")
-                noop_times.append(time.perf_counter() - t)
-            games_channel = channel
-            rng = random.Random(3)
-            while len(action_times) < samples:
-                rec = await bot.service.db.active_game_in_channel(games_channel.id)
-                if rec is None:
-                    await alice.slash(games_channel, "game new", game="ninesons")
-                    await bob.click(games_channel.last_message, label="Join")
-                    await alice.click(games_channel.last_message, label="Start")
-                    continue
-                _, game = await bot.service.load(rec.id)
-                seat = game.to_act()[0]
-                who = alice if seat == "p1" else bob  # alice hosts, so she sits in p1
-                action = rng.choice(game.legal_actions(seat))
-                t = time.perf_counter()
-                await who.slash(games_channel, "play", action=action)
-                action_times.append(time.perf_counter() - t)
+        try:
+            async with simcord.run(bot) as env:
+                guild = env.create_guild()
+                alice = guild.add_member(env.create_user("alice"))
+                bob = guild.add_member(env.create_user("bob"))
+                noop_times, action_times = [], []
+                channel = guild.create_text_channel("games")
+                for _ in range(samples):
+                    t = time.perf_counter()
+                    await alice.slash(channel, "noop")
+                    noop_times.append(time.perf_counter() - t)
+                games_channel = channel
+                rng = random.Random(3)
+                while len(action_times) < samples:
+                    rec = await bot.service.db.active_game_in_channel(games_channel.id)
+                    if rec is None:
+                        await alice.slash(games_channel, "game new", game="ninesons")
+                        await bob.click(games_channel.last_message, label="Join")
+                        await alice.click(games_channel.last_message, label="Start")
+                        continue
+                    _, game = await bot.service.load(rec.id)
+                    seat = game.to_act()[0]
+                    who = alice if seat == "p1" else bob  # alice hosts, so she sits in p1
+                    action = rng.choice(game.legal_actions(seat))
+                    t = time.perf_counter()
+                    await who.slash(games_channel, "play", action=action)
+                    action_times.append(time.perf_counter() - t)
+        finally:
+            await bot.close()  # simcord detaches the bot without closing it (its database thread)
     ratio = median(action_times) / median(noop_times)
     return {
         "noop_ms_median": median(noop_times) * 1000,

@@ -14,9 +14,14 @@ from discord import app_commands
 
 from engine import IllegalAction
 from sessions import SessionError
-from storage import StorageError, VersionConflict
+from storage import DatabaseGone, GameDamaged, GameNotFound, StorageError, VersionConflict
+from storage.db import DAMAGED_MESSAGE
 
 log = logging.getLogger("dragon_tavern.errors")
+
+GAME_GONE = "This game no longer exists."
+READ_ONLY = ("🛑 The bot's database file was removed or replaced while it was running, so the bot is "
+             "read-only until it is restarted: nothing was changed. Please tell the bot's operator.")
 
 
 class AnnouncementDelayed(Exception):
@@ -47,6 +52,12 @@ def user_message(error: BaseException) -> str:
         return "🔒 You can't use this command here."
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {error.retry_after:.0f} s."
+    if isinstance(error, GameDamaged):
+        return f"⚠️ {DAMAGED_MESSAGE}"
+    if isinstance(error, GameNotFound):
+        return f"⚠️ {GAME_GONE}"
+    if isinstance(error, DatabaseGone):  # storage logged it at CRITICAL once
+        return READ_ONLY
     ref = secrets.token_hex(3).upper()
     if isinstance(error, StorageError):
         log.error("storage error (ref %s): %s", ref, error, exc_info=error)

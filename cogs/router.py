@@ -13,12 +13,15 @@ from cogs.presenter import build_menu, fill_names, private_actions
 from cogs.ui import ui_module
 from engine import Event, registry
 from sessions import Actor, SessionError, StaleAction
+from storage.db import DAMAGED_MESSAGE
 
 if TYPE_CHECKING:
     from bot import DragonTavern
     from storage import GameRecord
 
 log = logging.getLogger(__name__)
+
+LOBBY_VERBS = frozenset({"join", "leave", "ai", "start", "cancel"})
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -43,12 +46,35 @@ class Router(commands.Cog):
                 await errors.reply_privately(interaction, "⚠️ That control is broken or from an old version.")
             return
         try:
+            refusal = await self.refusal(interaction, route)
+            if refusal is not None:
+                await errors.reply_privately(interaction, refusal)
+                return
             await self.dispatch(interaction, route)
         except Exception as exc:  # the one handler: never a traceback to the user
             await errors.report(interaction, exc)
         finally:
             # A board left stale by a failed announcement is drawn from the saved state now.
             await self.bot.outbox.catch_up(route.game_id)
+
+    async def refusal(self, interaction: discord.Interaction, route: routing.Route) -> str | None:
+        """Why this click may not reach its game, or None. The custom_id is client data: the
+        game it names must exist and belong to this server, or, in a DM, be one the clicking
+        user is seated in. Every handler (cogs/ui HANDLERS too) runs only after this check."""
+        access = await self.bot.service.db.game_access(route.game_id, interaction.user.id)
+        gone = f"⚠️ {errors.GAME_GONE}"
+        if access is None:  # unknown, or an id out of SQLite's range
+            return gone
+        if interaction.guild_id is not None:
+            if access.guild_id != interaction.guild_id:
+                return gone  # another server's game: say no more than for a missing one
+        elif not access.seated:
+            return gone
+        elif route.verb in LOBBY_VERBS:
+            return "⚠️ Lobby buttons work only on the lobby message in the server channel."
+        if access.damaged:
+            return f"⚠️ {DAMAGED_MESSAGE}"
+        return None
 
     async def dispatch(self, interaction: discord.Interaction, route: routing.Route) -> None:
         handler = getattr(self, f"_on_{route.verb}", None)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 PREFIX = "dt"
 MAX_CUSTOM_ID = 100
+MAX_GAME_ID = 2**63 - 1  # SQLite's largest INTEGER; larger ids are parsed as MAX_GAME_ID + 1
 
 
 @dataclass(frozen=True)
@@ -47,9 +48,13 @@ def parse(custom_id: str) -> Route | None:
     separators split; verbs that take several args split the rest themselves.
     """
     parts = custom_id.split(":", 3)
-    if len(parts) < 3 or parts[0] != PREFIX or not parts[1].isdigit() or not parts[2]:
+    digits = parts[1] if len(parts) > 1 else ""
+    if len(parts) < 3 or parts[0] != PREFIX or not (digits.isascii() and digits.isdigit()) or not parts[2]:
         return None
     args: tuple[str, ...] = ()
     if len(parts) == 4:
         args = tuple(parts[3].split(":", 1))  # e.g. "<version>:<action with colons>"
-    return Route(int(parts[1]), parts[2], args)
+    # A forged id beyond SQLite's integer range names no game (and would overflow a query):
+    # cap it to one past the range, which the router answers with "no longer exists".
+    game_id = int(digits) if len(digits) <= 19 else MAX_GAME_ID + 1
+    return Route(min(game_id, MAX_GAME_ID + 1), parts[2], args)

@@ -22,7 +22,8 @@ from engine.registry import GameInfo
 from sessions import cardfiles
 from sessions.errors import NotAllowed, SessionError, StaleAction
 from sessions.settings import GuildSettings, parse_setting
-from storage import ActionRow, ChannelBusy, Database, GameRecord, ResultRow, SeatRecord
+from storage import ActionRow, ChannelBusy, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
+from storage.db import DAMAGED_MESSAGE
 
 log = logging.getLogger(__name__)
 
@@ -229,7 +230,7 @@ class GameService:
                 if done and done.seat == seat.seat and done.action == action:
                     return Outcome(rec, notice="Already done.", changed=False)
                 raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
-            game = registry.restore(rec.kind, rec.state or {})
+            game = await self._restore(rec)
             if seat.seat not in game.to_act():
                 raise IllegalAction("It is not your turn.")
             previous = game.to_act()
@@ -248,7 +249,7 @@ class GameService:
             seat = rec.seat_of_user(actor.user_id)
             if seat is None:
                 raise NotAllowed("You are not playing in this game.")
-            game = registry.restore(rec.kind, rec.state or {})
+            game = await self._restore(rec)
             event = Event("resign", f"{{{seat.seat}}} resigned.")
             humans_left = [s for s in rec.seats if not s.is_ai and s.seat != seat.seat]
             if len(rec.seats) == 2 or not humans_left:
@@ -280,7 +281,7 @@ class GameService:
             if deadline > self._clock() + 0.001:
                 return None  # re-armed meanwhile; the scheduler will come back
             await self.db.clear_timer(game_id, purpose)
-            game = registry.restore(rec.kind, rec.state or {})
+            game = await self._restore(rec)
             settings = await self.settings(rec.guild_id)
             previous = game.to_act()
             late = [s for s in rec.seats if s.seat in previous and not s.is_ai]
@@ -331,7 +332,7 @@ class GameService:
     # -- reading --------------------------------------------------------------------------
     async def load(self, game_id: int) -> tuple[GameRecord, Game | None]:
         rec = await self.db.load_game(game_id)
-        game = registry.restore(rec.kind, rec.state) if rec.state is not None else None
+        game = await self._restore(rec) if rec.state is not None else None
         return rec, game
 
     async def replay(self, game_id: int) -> Game:
@@ -347,6 +348,15 @@ class GameService:
         return game
 
     # -- internals ------------------------------------------------------------------------
+    async def _restore(self, rec: GameRecord) -> Game:
+        """The engine game of a saved record. A state the engine cannot load sets this one game
+        aside as damaged (storage logs it once and the bot tells the channel), never others."""
+        try:
+            return registry.restore(rec.kind, rec.state or {})
+        except Exception as exc:
+            await self.db.mark_damaged(rec.id, f"saved state cannot be restored: {exc!r}")
+            raise GameDamaged(DAMAGED_MESSAGE) from exc
+
     async def _lobby(self, game_id: int) -> GameRecord:
         rec = await self.db.load_game(game_id)
         if rec.status != "lobby":

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from sessions.service import TURN_TIMER, GameService, Outcome
+from storage import DatabaseGone, GameDamaged
 
 log = logging.getLogger(__name__)
 
@@ -69,5 +70,7 @@ class TimerScheduler:
             await self.refresh(game_id)
         except asyncio.CancelledError:
             raise
+        except (GameDamaged, DatabaseGone):
+            pass  # storage logged it once; a damaged game's timers are not re-armed
         except Exception:
             log.exception("timer for game %s (%s) failed", game_id, purpose)

@@ -11,6 +11,8 @@ import asyncio
 import contextlib
 import contextvars
 import json
+import logging
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -21,7 +23,10 @@ from typing import Any
 
 import aiosqlite
 
+log = logging.getLogger("dragon_tavern.storage")
+
 ACTIVE_STATUSES = ("lobby", "active")
+MAX_ROW_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id can name no row
 _IN_TRANSACTION: contextvars.ContextVar[bool] = contextvars.ContextVar("in_transaction", default=False)
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -44,6 +49,15 @@ class GameNotFound(StorageError):
 
 class DatabaseUnavailable(StorageError):
     """SQLite could not write now (locked by another process, disk full, I/O error)."""
+
+
+class DatabaseGone(StorageError):
+    """The database file was deleted or replaced under the running bot: writing on would go
+    into an unlinked file and be lost at restart, so every write is refused until a restart."""
+
+
+class GameDamaged(StorageError):
+    """A game's saved data cannot be decoded; the game is set aside, every other game works."""
 
 
 @dataclass
@@ -85,6 +99,17 @@ class GameRecord:
 
     def seat(self, seat_id: str) -> SeatRecord:
         return next(s for s in self.seats if s.seat == seat_id)
+
+
+@dataclass(frozen=True)
+class GameAccess:
+    """Who a game belongs to, read without decoding its saved data (for routing a click)."""
+
+    guild_id: int
+    channel_id: int
+    status: str
+    seated: bool  # the asking user holds a seat (their own, or one an AI took over)
+    damaged: bool
 
 
 @dataclass(frozen=True)
@@ -139,7 +164,9 @@ def latest_schema_version() -> int:
 
 
 class Database:
-    """An open database. Create with ``await Database.open(path)``."""
+    """An open database. Open it with ``async with await Database.open(path) as db:`` (or
+    ``await Database.open(path)`` and ``await db.close()`` on every path): an unclosed
+    connection's worker thread keeps the process from exiting."""
 
     def __init__(self, conn: aiosqlite.Connection, path: Path, clock: Callable[[], float]) -> None:
         self._conn = conn
@@ -148,6 +175,12 @@ class Database:
         # One connection serves every game: a transaction must not interleave with statements
         # from other tasks (they would join it, or fail with "transaction within a transaction").
         self._lock = asyncio.Lock()
+        # (st_dev, st_ino) of the file opened; checked before each write (see _check_same_file).
+        self._identity: tuple[int, int] | None = None
+        self._gone: str | None = None
+        # Called with a game id when a game is newly found damaged (the bot announces it).
+        self.on_damaged: Callable[[int], None] | None = None
+        self._closed = False
 
     # -- opening --------------------------------------------------------------------------
     @classmethod
@@ -169,17 +202,56 @@ class Database:
             await db._run("PRAGMA journal_mode = WAL")
             await db._run("PRAGMA synchronous = NORMAL")
             await db._migrate()
+            db._identity = _file_identity(path)
         except BaseException:
             await conn.close()
             raise
         return db
 
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
+        await self.close()
+
     async def close(self) -> None:
+        """Close the connection and stop its worker thread (safe to call twice)."""
+        if self._closed:
+            return
+        self._closed = True
         await self._conn.close()
 
     def close_now(self) -> None:
         """Close without awaiting (no event loop needed): stops the worker thread."""
+        if self._closed:
+            return
+        self._closed = True
         self._conn.stop()
+
+    @property
+    def read_only_reason(self) -> str | None:
+        """Why writes are refused (the file was deleted or replaced), or None."""
+        return self._gone
+
+    def _check_same_file(self) -> None:
+        """Refuse to write when the path no longer names the file that was opened (deleted,
+        renamed, or replaced by another file): the writes would vanish at restart. One
+        ``os.stat`` per write transaction (a few microseconds against a commit's fsync)."""
+        if self._gone is not None:
+            raise DatabaseGone(self._gone)
+        if self._identity is None:  # still opening
+            return
+        try:
+            now = _file_identity(self.path)
+        except OSError:
+            now = None
+        if now == self._identity:
+            return
+        what = "deleted" if now is None else "replaced by another file"
+        self._gone = (f"The database file {self.path} was {what} while the bot was running; "
+                      "nothing more is written until the bot is restarted.")
+        log.critical("%s Restore or move the file back and restart the bot.", self._gone)
+        raise DatabaseGone(self._gone)
 
     async def _check_readable(self) -> None:
         """Refuse a corrupt file or one written by a newer Dragon Tavern, before writing."""
@@ -274,12 +346,75 @@ class Database:
         return await self.load_game(game_id)
 
     async def load_game(self, game_id: int) -> GameRecord:
-        rows = await self._fetch("SELECT * FROM games WHERE id = ?", (game_id,))
+        """One game with its seats. GameNotFound if there is no such game (or the id is out of
+        SQLite's range); GameDamaged if its saved data cannot be decoded."""
+        if not 0 < game_id <= MAX_ROW_ID:
+            raise GameNotFound(f"Game {game_id} does not exist.")
+        rows = await self._fetch(
+            "SELECT g.*, d.game_id IS NOT NULL AS damaged FROM games g "
+            "LEFT JOIN damaged_games d ON d.game_id = g.id WHERE g.id = ?", (game_id,))
         if not rows:
             raise GameNotFound(f"Game {game_id} does not exist.")
-        record = _game_from_row(rows[0])
+        if rows[0]["damaged"]:
+            raise GameDamaged(DAMAGED_MESSAGE)
+        try:
+            record = _game_from_row(rows[0])
+        except _DECODE_ERRORS as exc:
+            await self.mark_damaged(game_id, f"saved data cannot be decoded: {exc}")
+            raise GameDamaged(DAMAGED_MESSAGE) from exc
         record.seats = await self._seats(game_id)
         return record
+
+    async def game_access(self, game_id: int, user_id: int) -> GameAccess | None:
+        """The guild, channel and status of a game and whether ``user_id`` is seated in it, or
+        None if there is no such game. Reads no JSON, so it works for damaged games too."""
+        if not 0 < game_id <= MAX_ROW_ID:
+            return None
+        rows = await self._fetch(
+            "SELECT g.guild_id, g.channel_id, g.status, "
+            "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?), "
+            "EXISTS (SELECT 1 FROM damaged_games d WHERE d.game_id = g.id) "
+            "FROM games g WHERE g.id = ?", (user_id, game_id))
+        if not rows:
+            return None
+        guild_id, channel_id, status, seated, damaged = tuple(rows[0])
+        return GameAccess(guild_id, channel_id, status, bool(seated), bool(damaged))
+
+    # -- damaged games ----------------------------------------------------------------------
+    async def mark_damaged(self, game_id: int, reason: str) -> bool:
+        """Set a game aside because its saved data cannot be used. Logged at ERROR once (the
+        first time); ``on_damaged`` is called then. Returns True if it was newly marked."""
+        try:
+            rowcount, _ = await self._run(
+                "INSERT OR IGNORE INTO damaged_games (game_id, reason, found_at) VALUES (?, ?, ?)",
+                (game_id, reason[:500], self._clock()))
+        except StorageError as exc:
+            log.error("game %s is damaged (%s) and could not be marked so: %s", game_id, reason, exc)
+            return False
+        if rowcount != 1:
+            return False
+        log.error("game %s is damaged and set aside: %s", game_id, reason)
+        if self.on_damaged is not None:
+            self.on_damaged(game_id)
+        return True
+
+    async def damaged_games(self) -> dict[int, str]:
+        rows = await self._fetch("SELECT game_id, reason FROM damaged_games ORDER BY game_id")
+        return {r[0]: r[1] for r in rows}
+
+    async def unannounced_damaged(self) -> list[tuple[int, int]]:
+        """(game id, channel id) of damaged games whose channel was not told yet."""
+        rows = await self._fetch(
+            "SELECT d.game_id, g.channel_id FROM damaged_games d JOIN games g ON g.id = d.game_id "
+            "WHERE d.announced_at IS NULL ORDER BY d.game_id")
+        return [(r[0], r[1]) for r in rows]
+
+    async def claim_damage_announcement(self, game_id: int) -> bool:
+        """Mark a damaged game as announced; True only for the one caller that should post."""
+        rowcount, _ = await self._run(
+            "UPDATE damaged_games SET announced_at = ? WHERE game_id = ? AND announced_at IS NULL",
+            (self._clock(), game_id))
+        return rowcount == 1
 
     async def active_game_in_channel(self, channel_id: int) -> GameRecord | None:
         rows = await self._fetch(
@@ -292,13 +427,19 @@ class Database:
     ) -> list[GameRecord]:
         statuses = tuple(statuses)
         marks = ",".join("?" * len(statuses))
-        sql = f"SELECT * FROM games WHERE status IN ({marks})"
+        sql = (f"SELECT * FROM games WHERE status IN ({marks}) "
+               "AND id NOT IN (SELECT game_id FROM damaged_games)")
         params: list[Any] = list(statuses)
         if guild_id is not None:
             sql += " AND guild_id = ?"
             params.append(guild_id)
         rows = await self._fetch(sql + " ORDER BY id", params)
-        records = [_game_from_row(r) for r in rows]
+        records = []
+        for row in rows:  # one undecodable row is set aside; it never breaks the listing
+            try:
+                records.append(_game_from_row(row))
+            except _DECODE_ERRORS as exc:
+                await self.mark_damaged(row["id"], f"saved data cannot be decoded: {exc}")
         if records:
             by_id = {r.id: r for r in records}
             id_marks = ",".join("?" * len(by_id))
@@ -470,12 +611,16 @@ class Database:
         await self._run("DELETE FROM timers WHERE game_id = ? AND purpose = ?", (game_id, purpose))
 
     async def timers(self) -> list[tuple[int, str, float]]:
-        rows = await self._fetch("SELECT game_id, purpose, deadline FROM timers ORDER BY deadline")
+        """Pending timers, except those of damaged games."""
+        rows = await self._fetch(
+            "SELECT game_id, purpose, deadline FROM timers "
+            "WHERE game_id NOT IN (SELECT game_id FROM damaged_games) ORDER BY deadline")
         return [(r[0], r[1], r[2]) for r in rows]
 
     async def timer(self, game_id: int, purpose: str) -> float | None:
         rows = await self._fetch(
-            "SELECT deadline FROM timers WHERE game_id = ? AND purpose = ?", (game_id, purpose)
+            "SELECT deadline FROM timers WHERE game_id = ? AND purpose = ? "
+            "AND game_id NOT IN (SELECT game_id FROM damaged_games)", (game_id, purpose)
         )
         return rows[0][0] if rows else None
 
@@ -503,6 +648,8 @@ class Database:
                 raise DatabaseUnavailable(f"The database could not be read: {exc}.") from exc
 
     async def _run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        if not _IN_TRANSACTION.get():
+            self._check_same_file()
         async with self._exclusive():
             try:
                 cursor = await self._conn.executemany(sql, rows)
@@ -514,6 +661,8 @@ class Database:
         """Execute one statement and close its cursor (an open cursor blocks COMMIT).
         Returns (rowcount, lastrowid). Operational failures (locked, disk full) become
         DatabaseUnavailable, which the bot explains to the user."""
+        if not _IN_TRANSACTION.get():  # a transaction checked at BEGIN
+            self._check_same_file()
         async with self._exclusive():
             try:
                 cursor = await self._conn.execute(sql, params)
@@ -556,6 +705,7 @@ class _Transaction:
         await self._db._lock.acquire()
         self._token = _IN_TRANSACTION.set(True)
         try:
+            self._db._check_same_file()
             await self._db._run("BEGIN IMMEDIATE")
         except BaseException:
             self._release()
@@ -586,6 +736,11 @@ class _Transaction:
             await self._db._run("ROLLBACK")
 
 
+def _file_identity(path: Path) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
 def _refuse_foreign_file(path: Path) -> None:
     if not path.exists():
         if not path.parent.exists():
@@ -603,6 +758,23 @@ def _refuse_foreign_file(path: Path) -> None:
         )
 
 
+DAMAGED_MESSAGE = ("This game's saved data is damaged, so it cannot be played or shown. "
+                   "The server's admins were told; every other game works.")
+# What decoding a corrupt row raises (JSONDecodeError is a ValueError; a non-text column or a
+# JSON value of the wrong shape is a TypeError).
+_DECODE_ERRORS = (ValueError, TypeError)
+
+
+def _json_field(r: Any, column: str, kind: type, *, nullable: bool = True) -> Any:
+    raw = r[column]
+    if raw is None and nullable:
+        return None
+    value = json.loads(raw)
+    if not isinstance(value, kind):
+        raise TypeError(f"{column} is {type(value).__name__}, not {kind.__name__}")
+    return value
+
+
 def _game_from_row(r: Any) -> GameRecord:
     return GameRecord(
         id=r["id"],
@@ -611,15 +783,15 @@ def _game_from_row(r: Any) -> GameRecord:
         channel_id=r["channel_id"],
         host_user_id=r["host_user_id"],
         status=r["status"],
-        options=json.loads(r["options"]),
+        options=_json_field(r, "options", dict, nullable=False),
         seed=r["seed"],
-        state=json.loads(r["state"]) if r["state"] is not None else None,
+        state=_json_field(r, "state", dict),
         version=r["version"],
         board_message_id=r["board_message_id"],
-        result=json.loads(r["result"]) if r["result"] is not None else None,
+        result=_json_field(r, "result", dict),
         created_at=r["created_at"],
         updated_at=r["updated_at"],
-        recent=json.loads(r["recent"]),
+        recent=_json_field(r, "recent", list, nullable=False),
     )
 
 

@@ -21,9 +21,8 @@ def clock():
 
 @pytest.fixture
 async def service(tmp_path, clock):
-    db = await Database.open(tmp_path / "s.sqlite3", clock=clock)
-    yield GameService(db, clock=clock, seed_source=lambda: 7)
-    await db.close()
+    async with await Database.open(tmp_path / "s.sqlite3", clock=clock) as db:
+        yield GameService(db, clock=clock, seed_source=lambda: 7)
 
 
 ALICE = Actor(1, "alice")

@@ -25,54 +25,52 @@ async def two_games(service):
 
 async def test_a_locked_database_fails_the_action_cleanly(tmp_path, clock):
     path = tmp_path / "locked.sqlite3"
-    db = await Database.open(path, clock=clock, busy_timeout_ms=50)
-    service = GameService(db, clock=clock)
-    first, second = await two_games(service)
-    before, _ = await service.load(first)
-    other = sqlite3.connect(path, timeout=0)
-    other.execute("BEGIN EXCLUSIVE")  # another process holds the write lock
-    with pytest.raises(DatabaseUnavailable) as caught:
+    async with await Database.open(path, clock=clock, busy_timeout_ms=50) as db:
+        service = GameService(db, clock=clock)
+        first, second = await two_games(service)
+        before, _ = await service.load(first)
+        other = sqlite3.connect(path, timeout=0)
+        other.execute("BEGIN EXCLUSIVE")  # another process holds the write lock
+        with pytest.raises(DatabaseUnavailable) as caught:
+            await service.apply(first, ALICE, "+1")
+        assert "could not be saved right now, so nothing changed" in user_message(caught.value)
+        other.rollback()
+        other.close()
+        after, game = await service.load(first)
+        assert after.version == before.version and game.scores == {"p1": 0, "p2": 0}
+        # The lock is gone: both games go on.
         await service.apply(first, ALICE, "+1")
-    assert "could not be saved right now, so nothing changed" in user_message(caught.value)
-    other.rollback()
-    other.close()
-    after, game = await service.load(first)
-    assert after.version == before.version and game.scores == {"p1": 0, "p2": 0}
-    # The lock is gone: both games go on.
-    await service.apply(first, ALICE, "+1")
-    out = await service.apply(second, CAROL, "+2")
-    assert out.game.scores["p1"] == 2
-    await db.close()
+        out = await service.apply(second, CAROL, "+2")
+        assert out.game.scores["p1"] == 2
 
 
 async def test_a_full_disk_rolls_back_the_whole_save(tmp_path, clock):
-    db = await Database.open(tmp_path / "full.sqlite3", clock=clock)
-    service = GameService(db, clock=clock)
-    first, second = await two_games(service)
-    real_execute = db._conn.execute
+    async with await Database.open(tmp_path / "full.sqlite3", clock=clock) as db:
+        service = GameService(db, clock=clock)
+        first, second = await two_games(service)
+        real_execute = db._conn.execute
 
-    async def full_disk(sql, params=()):
-        # The state UPDATE succeeds, then the action-log INSERT hits a full disk.
-        if sql.startswith("INSERT INTO actions"):
-            raise sqlite3.OperationalError("database or disk is full")
-        return await real_execute(sql, params)
+        async def full_disk(sql, params=()):
+            # The state UPDATE succeeds, then the action-log INSERT hits a full disk.
+            if sql.startswith("INSERT INTO actions"):
+                raise sqlite3.OperationalError("database or disk is full")
+            return await real_execute(sql, params)
 
-    async def full_disk_many(sql, rows):
-        if sql.startswith("INSERT INTO actions"):
-            raise sqlite3.OperationalError("database or disk is full")
-        return await real_executemany(sql, rows)
+        async def full_disk_many(sql, rows):
+            if sql.startswith("INSERT INTO actions"):
+                raise sqlite3.OperationalError("database or disk is full")
+            return await real_executemany(sql, rows)
 
-    real_executemany = db._conn.executemany
-    db._conn.execute = full_disk
-    db._conn.executemany = full_disk_many
-    with pytest.raises(DatabaseUnavailable, match="disk is full"):
-        await service.apply(first, ALICE, "+2")
-    db._conn.execute = real_execute
-    db._conn.executemany = real_executemany
-    rec, game = await service.load(first)
-    assert game.scores == {"p1": 0, "p2": 0} and await db.actions(first) == []
-    # Space is back: everything works, and the log has no gap.
-    out = await service.apply(first, ALICE, "+2")
-    assert out.game.scores["p1"] == 2 and [a.seq for a in await db.actions(first)] == [1]
-    await service.apply(second, CAROL, "+1")
-    await db.close()
+        real_executemany = db._conn.executemany
+        db._conn.execute = full_disk
+        db._conn.executemany = full_disk_many
+        with pytest.raises(DatabaseUnavailable, match="disk is full"):
+            await service.apply(first, ALICE, "+2")
+        db._conn.execute = real_execute
+        db._conn.executemany = real_executemany
+        rec, game = await service.load(first)
+        assert game.scores == {"p1": 0, "p2": 0} and await db.actions(first) == []
+        # Space is back: everything works, and the log has no gap.
+        out = await service.apply(first, ALICE, "+2")
+        assert out.game.scores["p1"] == 2 and [a.seq for a in await db.actions(first)] == [1]
+        await service.apply(second, CAROL, "+1")

@@ -5,7 +5,10 @@ import sqlite3
 import pytest
 
 from storage import ActionRow, ChannelBusy, Database, SeatRecord, StorageError, VersionConflict
-from storage.db import latest_schema_version
+from storage.db import _migrations
+
+# Every migration file in storage/migrations (numbers may have gaps while branches merge).
+ALL_MIGRATIONS = [version for version, _ in _migrations()]
 
 
 def seat(n: int, user: int | None = None, ai: str | None = None) -> SeatRecord:
@@ -19,78 +22,72 @@ async def new_game(db: Database, channel: int = 10, **kw):
 
 async def test_migrations_from_empty_are_applied_and_recorded(tmp_path):
     path = tmp_path / "db.sqlite3"
-    db = await Database.open(path)
-    assert await db.applied_migrations() == list(range(1, latest_schema_version() + 1))
-    await db.close()
+    async with await Database.open(path) as db:
+        assert await db.applied_migrations() == ALL_MIGRATIONS
     # Opening again applies nothing twice.
-    db = await Database.open(path)
-    assert await db.applied_migrations() == list(range(1, latest_schema_version() + 1))
-    mode = sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0]
-    assert mode == "wal"
-    await db.close()
+    async with await Database.open(path) as db:
+        assert await db.applied_migrations() == ALL_MIGRATIONS
+        mode = sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0]
+        assert mode == "wal"
 
 
 async def test_one_active_game_per_channel(tmp_path):
-    db = await Database.open(tmp_path / "db.sqlite3")
-    first = await new_game(db)
-    with pytest.raises(ChannelBusy):
-        await new_game(db)
-    # Another channel is fine.
-    await new_game(db, channel=11)
-    # Once the first game ends, the channel is free again.
-    await db.save_game(first.id, first.version, status="finished")
-    again = await new_game(db)
-    assert again.id != first.id
-    await db.close()
+    async with await Database.open(tmp_path / "db.sqlite3") as db:
+        first = await new_game(db)
+        with pytest.raises(ChannelBusy):
+            await new_game(db)
+        # Another channel is fine.
+        await new_game(db, channel=11)
+        # Once the first game ends, the channel is free again.
+        await db.save_game(first.id, first.version, status="finished")
+        again = await new_game(db)
+        assert again.id != first.id
 
 
 async def test_save_is_atomic_and_version_checked(tmp_path):
-    db = await Database.open(tmp_path / "db.sqlite3")
-    rec = await new_game(db)
-    v1 = await db.save_game(rec.id, rec.version, state={"n": 1}, status="active",
-                            actions=[ActionRow("p1", "+1", "player", 100)])
-    # A save against an old version changes nothing.
-    with pytest.raises(VersionConflict):
-        await db.save_game(rec.id, rec.version, state={"n": 99}, actions=[ActionRow("p1", "+2")])
-    loaded = await db.load_game(rec.id)
-    assert loaded.state == {"n": 1} and loaded.version == v1
-    assert [a.action for a in await db.actions(rec.id)] == ["+1"]
-    # A failure half-way (a bad seat row violates a constraint) rolls back the state and log too.
-    bad_seat = SeatRecord(seat="p9", position=0, user_id=None, ai_level=None, display_name="nobody")
-    with pytest.raises(sqlite3.IntegrityError):
-        await db.save_game(rec.id, v1, state={"n": 2}, actions=[ActionRow("p1", "+1")], seats=[bad_seat])
-    loaded = await db.load_game(rec.id)
-    assert loaded.state == {"n": 1} and loaded.version == v1
-    assert [s.seat for s in loaded.seats] == ["p1"]
-    assert len(await db.actions(rec.id)) == 1
-    await db.close()
+    async with await Database.open(tmp_path / "db.sqlite3") as db:
+        rec = await new_game(db)
+        v1 = await db.save_game(rec.id, rec.version, state={"n": 1}, status="active",
+                                actions=[ActionRow("p1", "+1", "player", 100)])
+        # A save against an old version changes nothing.
+        with pytest.raises(VersionConflict):
+            await db.save_game(rec.id, rec.version, state={"n": 99}, actions=[ActionRow("p1", "+2")])
+        loaded = await db.load_game(rec.id)
+        assert loaded.state == {"n": 1} and loaded.version == v1
+        assert [a.action for a in await db.actions(rec.id)] == ["+1"]
+        # A failure half-way (a bad seat row violates a constraint) rolls back the state and log too.
+        bad_seat = SeatRecord(seat="p9", position=0, user_id=None, ai_level=None, display_name="nobody")
+        with pytest.raises(sqlite3.IntegrityError):
+            await db.save_game(rec.id, v1, state={"n": 2}, actions=[ActionRow("p1", "+1")], seats=[bad_seat])
+        loaded = await db.load_game(rec.id)
+        assert loaded.state == {"n": 1} and loaded.version == v1
+        assert [s.seat for s in loaded.seats] == ["p1"]
+        assert len(await db.actions(rec.id)) == 1
 
 
 async def test_everything_reloads_after_reopening_the_file(tmp_path):
     path = tmp_path / "db.sqlite3"
-    db = await Database.open(path)
-    rec = await new_game(db)
-    await db.save_game(rec.id, 0, state={"n": 3}, status="active", seats=[seat(1, 100), seat(2, None, "hard")],
-                       actions=[ActionRow("p1", "+1"), ActionRow("p2", "+2", "ai")])
-    await db.set_timer(rec.id, "turn", 1234.5)
-    await db.set_guild_setting(1, "afk_strikes", 2)
-    await db.close()
+    async with await Database.open(path) as db:
+        rec = await new_game(db)
+        await db.save_game(rec.id, 0, state={"n": 3}, status="active", seats=[seat(1, 100), seat(2, None, "hard")],
+                           actions=[ActionRow("p1", "+1"), ActionRow("p2", "+2", "ai")])
+        await db.set_timer(rec.id, "turn", 1234.5)
+        await db.set_guild_setting(1, "afk_strikes", 2)
 
-    db = await Database.open(path)
-    loaded = await db.load_game(rec.id)
-    assert loaded.status == "active" and loaded.state == {"n": 3} and loaded.version == 1
-    assert [(s.seat, s.user_id, s.ai_level) for s in loaded.seats] == [("p1", 100, None), ("p2", None, "hard")]
-    assert [(a.seq, a.seat, a.source, a.action) for a in await db.actions(rec.id)] == [
-        (1, "p1", "player", "+1"), (2, "p2", "ai", "+2")]
-    assert await db.timers() == [(rec.id, "turn", 1234.5)]
-    assert await db.guild_settings(1) == {"afk_strikes": 2}
-    await db.close()
+    async with await Database.open(path) as db:
+        loaded = await db.load_game(rec.id)
+        assert loaded.status == "active" and loaded.state == {"n": 3} and loaded.version == 1
+        assert [(s.seat, s.user_id, s.ai_level) for s in loaded.seats] == [("p1", 100, None), ("p2", None, "hard")]
+        assert [(a.seq, a.seat, a.source, a.action) for a in await db.actions(rec.id)] == [
+            (1, "p1", "player", "+1"), (2, "p2", "ai", "+2")]
+        assert await db.timers() == [(rec.id, "turn", 1234.5)]
+        assert await db.guild_settings(1) == {"afk_strikes": 2}
 
 
 async def test_a_database_from_a_newer_version_is_refused_and_not_written(tmp_path):
     path = tmp_path / "db.sqlite3"
-    db = await Database.open(path)
-    await db.close()
+    async with await Database.open(path):
+        pass
     with sqlite3.connect(path) as conn:
         conn.execute("INSERT INTO schema_migrations VALUES (999, 0)")
     before = path.read_bytes()
@@ -110,10 +107,9 @@ async def test_a_corrupt_file_is_refused_and_not_written(tmp_path):
 
 async def test_a_damaged_sqlite_file_is_refused(tmp_path):
     path = tmp_path / "db.sqlite3"
-    db = await Database.open(path)
-    for channel in range(50):
-        await new_game(db, channel=channel)
-    await db.close()
+    async with await Database.open(path) as db:
+        for channel in range(50):
+            await new_game(db, channel=channel)
     data = bytearray(path.read_bytes())
     data[4096:8192] = b"\xff" * 4096  # wreck the second page, keep the header
     path.write_bytes(bytes(data))
@@ -139,18 +135,17 @@ async def test_an_older_database_is_migrated_in_place_keeping_its_games(tmp_path
         conn.execute("INSERT INTO schema_migrations VALUES (1, 0)")
         conn.execute("INSERT INTO games (kind, guild_id, channel_id, host_user_id, status, seed, created_at, "
                      "updated_at) VALUES ('tally', 1, 5, 9, 'active', 3, 0, 0)")
-    db = await Database.open(path)
-    assert await db.applied_migrations() == list(range(1, latest_schema_version() + 1))
-    rec = await db.active_game_in_channel(5)
-    assert rec is not None and rec.seed == 3 and rec.recent == []
-    await db.queue_announcement(rec.id, [{"kind": "x", "text": "a", "to": None, "data": {}}])
-    [queued] = await db.pending_announcements(rec.id)
-    assert await db.save_progress([queued], recent=(["a", "b", "c"], 2)) == ["b", "c"]
-    await db.close()
+    async with await Database.open(path) as db:
+        assert await db.applied_migrations() == ALL_MIGRATIONS
+        rec = await db.active_game_in_channel(5)
+        assert rec is not None and rec.seed == 3 and rec.recent == []
+        await db.queue_announcement(rec.id, [{"kind": "x", "text": "a", "to": None, "data": {}}])
+        [queued] = await db.pending_announcements(rec.id)
+        assert await db.save_progress([queued], recent=(["a", "b", "c"], 2)) == ["b", "c"]
 
 
 async def test_what_a_save_must_announce_is_queued_in_the_same_transaction(tmp_path):
-    db = await Database.open(tmp_path / "db.sqlite3")
+    db = await Database.open(tmp_path / "db.sqlite3")  # closed at the end
     rec = await new_game(db)
     event = {"kind": "move", "text": "{p1} moved.", "to": None, "data": {}}
     secret = {"kind": "item", "text": "You drew a Lucky Charm.", "to": "p1", "data": {}}
@@ -175,7 +170,7 @@ async def test_what_a_save_must_announce_is_queued_in_the_same_transaction(tmp_p
 
 
 async def test_a_failed_save_queues_nothing(tmp_path):
-    db = await Database.open(tmp_path / "db.sqlite3")
+    db = await Database.open(tmp_path / "db.sqlite3")  # closed at the end
     rec = await new_game(db)
     with pytest.raises((StorageError, sqlite3.IntegrityError)):  # the seats' CHECK fails in the transaction
         await db.save_game(rec.id, rec.version, seats=[seat(1, None, None)],
