@@ -55,7 +55,7 @@ def find(root: Node, address: str) -> Node | None:
     if not address:
         return node
     for part in address.split("."):
-        if not part.isdigit() or int(part) >= len(node.children):
+        if not part.isdecimal() or int(part) >= len(node.children):
             return None
         node = node.children[int(part)]
     return node

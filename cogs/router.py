@@ -194,7 +194,7 @@ class Router(commands.Cog):
         values = (interaction.data or {}).get("values") or []
         parent = route.arg(1)
         parent = "" if parent == "-" else parent
-        if not values or not str(values[0]).isdigit():
+        if not values or not str(values[0]).isdecimal():
             raise SessionError("Pick one option.")
         address = f"{parent}.{values[0]}" if parent else str(values[0])
         rec, game, seat, node = await self._menu_target(interaction, route, address)

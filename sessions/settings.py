@@ -76,7 +76,7 @@ def _channels(raw: str) -> list[int]:
     ids = []
     for token in raw.replace(",", " ").split():
         digits = token.strip("<#>")
-        if not digits.isdigit():
+        if not digits.isdecimal():
             raise ValueError("`allowed_channels` takes channel mentions (#games) or ids, or `all`.")
         ids.append(int(digits))
     return sorted(set(ids))

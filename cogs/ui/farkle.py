@@ -126,7 +126,7 @@ async def _on_toggle(bot: DragonTavern, interaction: discord.Interaction, route:
         raise SessionError("This game is not running.")
     if seat.seat not in game.to_act():
         raise SessionError("It is not your turn.")
-    if not version_text.isdigit() or int(version_text) != rec.version or not mask_text.isdigit():
+    if not version_text.isdecimal() or int(version_text) != rec.version or not mask_text.isdecimal():
         raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
     rows = board_rows(rec, cast("FarkleGame", game), seat.seat, rec.version, int(mask_text))
     if not rows or interaction.message is None:
@@ -195,7 +195,7 @@ async def _on_use(bot: DragonTavern, interaction: discord.Interaction, route: ro
     from cogs.router import actor_of
 
     version_text, _, action = route.arg(1).partition(":")
-    if not version_text.isdigit() or not action:
+    if not version_text.isdecimal() or not action:
         raise StaleAction("That prompt is out of date.")
     await interaction.response.defer()
     outcome = await bot.service.apply(route.game_id, actor_of(interaction), action,

@@ -21,3 +21,10 @@ def test_menu_tree_groups_actions_and_finds_leaves():
     assert menu.find(root, "1.0").only_action is None
     assert menu.find(root, "1.0.1").action == "a2-b2"
     assert menu.find(root, "7") is None and menu.find(root, "x") is None  # stale addresses
+
+
+def test_a_forged_address_with_unicode_digits_is_stale_not_a_crash():
+    root = menu.build(["a", "b"], lambda action: [action])
+    # "²".isdigit() is true but int("²") fails: a forged custom_id must read as out of date.
+    assert menu.find(root, "²") is None and menu.find(root, "0.²") is None
+    assert menu.find(root, "1") is not None
