@@ -189,7 +189,8 @@ class DragonTavern(commands.Bot):
                 if not await self.service.db.claim_damage_announcement(game_id):
                     continue
                 text = (f"⚠️ Game #{game_id}'s saved data is damaged, so it can't go on. Admins: the bot's log "
-                        f"names game {game_id} and what is wrong; the other games are not affected.")
+                        f"names game {game_id} and what is wrong; the other games are not affected, and a new game "
+                        "can be started in this channel.")
                 await self.get_partial_messageable(channel_id).send(text)
         except (discord.HTTPException, StorageError):
             log.warning("could not announce a damaged game", exc_info=True)

@@ -385,9 +385,15 @@ class Database:
         """Set a game aside because its saved data cannot be used. Logged at ERROR once (the
         first time); ``on_damaged`` is called then. Returns True if it was newly marked."""
         try:
-            rowcount, _ = await self._run(
-                "INSERT OR IGNORE INTO damaged_games (game_id, reason, found_at) VALUES (?, ?, ?)",
-                (game_id, reason[:500], self._clock()))
+            async with self._transaction():
+                rowcount, _ = await self._run(
+                    "INSERT OR IGNORE INTO damaged_games (game_id, reason, found_at) VALUES (?, ?, ?)",
+                    (game_id, reason[:500], self._clock()))
+                # It can't go on, so it must not hold its channel: end it (its data stays for
+                # the admins to look at) and drop its timers.
+                await self._run("UPDATE games SET status = 'abandoned' WHERE id = ? AND status IN ('lobby', 'active')",
+                                (game_id,))
+                await self._run("DELETE FROM timers WHERE game_id = ?", (game_id,))
         except StorageError as exc:
             log.error("game %s is damaged (%s) and could not be marked so: %s", game_id, reason, exc)
             return False

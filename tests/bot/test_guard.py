@@ -165,6 +165,9 @@ async def test_a_corrupt_game_row_is_set_aside_and_every_other_game_works(two_se
     # Its timer is not re-armed, and other games keep theirs.
     assert await bot.service.db.timer(broken, "turn") is None
     assert await bot.service.db.timer(fine, "turn") is not None
+    # It no longer holds its channel: a new game opens there.
+    result = await m["alice"].slash(channel, "game new", game="tally")
+    assert "Lobby #" in private_replies(result)[0]
 
 
 async def test_damage_found_before_a_restart_is_announced_once_after_it(two_servers, db_path):
