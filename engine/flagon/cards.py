@@ -134,9 +134,6 @@ class Card:
     def is_dragon(self) -> bool:
         return self.kind == "dragon"
 
-    def reconstructed(self) -> list[str]:
-        return [f for f, (st, _) in self.provenance.items() if st == "proposed"]
-
 
 def _offsets(cid: str, field: str, raw: Any) -> list[Sq]:
     if not isinstance(raw, list) or not all(

@@ -176,10 +176,6 @@ class FlagonGame(Game):
         return cls(state)
 
     # ================================================================== helpers
-    @property
-    def rules_ctx(self) -> Rules:
-        return Rules(self.s, Ctx([]))
-
     def _rng(self) -> Rng:
         return Rng.from_state(self.s["rng"])
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.flagon.testing import answer, position, step, texts
+from tests.engine.flagon_support import answer, deck, position, step, texts
 
 
 def rep(g, cid):
@@ -393,7 +393,7 @@ def test_flagon_example_battle_frenzy_kept_after_drop():
     step(g, {"asma": ["arc_lightning", "move"]})
     answer(g, "face:asma:E")
     assert g.s["prizes"]["flagon"] == "f6" and ch(g, "thras")["held"] is None
-    assert "battle_frenzy" in g.rules_ctx.deck("thras")  # kept, still unplanned
+    assert "battle_frenzy" in deck(g, "thras")  # kept, still unplanned
 
 
 def test_battle_frenzy_pays_after_every_action_and_ends_on_daze():
@@ -871,19 +871,19 @@ def test_flagon_picked_up_while_facing_it_and_dropped_to_the_centre():
     step(g, {"nari": ["pickup", "move"]})
     assert set(g.legal_actions("p1")) == {"item:nari:cookies", "item:nari:flagon"}
     answer(g, "item:nari:cookies", "face:nari:N")
-    assert ch(g, "nari")["held"] == "cookies" and "shadow_dash" in g.rules_ctx.deck("nari")
+    assert ch(g, "nari")["held"] == "cookies" and "shadow_dash" in deck(g, "nari")
     g.s["marker"] = ch(g, "nari")["token"]
     step(g, {"nari": ["pickup", "move"]})
     answer(g, "item:nari:drop", "face:nari:N")
     assert g.s["prizes"]["cookies"] == "f6" and ch(g, "nari")["held"] is None
-    assert "shadow_dash" in g.rules_ctx.deck("nari")  # the Dragon card stays until it is played
+    assert "shadow_dash" in deck(g, "nari")  # the Dragon card stays until it is played
 
 
 def test_daggerang_miss_returns_to_the_deck():
     g = position({"nari": ("p1", "e9", "N"), "teo": ("p2", "a1", "S")})
     step(g, {"nari": ["daggerang", "move"]})
     answer(g, "face:nari:N")
-    assert ch(g, "nari")["removed"] == [] and "daggerang" in g.rules_ctx.deck("nari")
+    assert ch(g, "nari")["removed"] == [] and "daggerang" in deck(g, "nari")
 
 
 def test_dragon_card_goes_under_the_mat_after_use():
@@ -891,7 +891,7 @@ def test_dragon_card_goes_under_the_mat_after_use():
     ch(g, "teo")["mat"] = []
     step(g, {"teo": ["dragon_kick", "move"]})
     answer(g, "to:teo:stay", "face:teo:N")
-    assert ch(g, "teo")["mat"] == ["dragon_kick"] and "dragon_kick" not in g.rules_ctx.deck("teo")
+    assert ch(g, "teo")["mat"] == ["dragon_kick"] and "dragon_kick" not in deck(g, "teo")
 
 
 def test_status_of_inactive_character_expires_after_the_step():

@@ -11,8 +11,8 @@ from engine import IllegalAction
 from engine.flagon import RULES_SUMMARY, new_game
 from engine.flagon.board import LayoutError, layout_names, load_layout, parse_layout
 from engine.flagon.cards import CHARACTERS, CardDataError, deck_of, load_cards
-from engine.flagon.testing import answer, position, step
 from engine.registry import get
+from tests.engine.flagon_support import answer, position, step
 
 CARDS_TOML = Path(__file__).resolve().parents[2] / "engine" / "flagon" / "data" / "cards.toml"
 

@@ -1,4 +1,4 @@
-"""Helpers to build positions for tests and examples (not used by the engine itself).
+"""Helpers to build Flagon positions for the tests (test-only; the product never imports this).
 
 ``position`` makes a game that is already past setup, on an empty tavern unless furniture is
 given; ``step`` plans cards and runs one time step until the first question; ``answer`` plays
@@ -13,6 +13,7 @@ from engine.base import Event
 from engine.flagon import geometry as G
 from engine.flagon.cards import dragon_of
 from engine.flagon.game import FlagonGame
+from engine.flagon.rules import Ctx, Rules
 
 
 def position(
@@ -93,6 +94,11 @@ def answer(g: FlagonGame, *actions: str) -> list[Event]:
     for a in actions:
         out += g.play(g.to_act()[0], a)
     return out
+
+
+def deck(g: FlagonGame, cid: str) -> list[str]:
+    """The cards in ``cid``'s deck now (not slotted, face up, under the mat or removed)."""
+    return Rules(g.s, Ctx([])).deck(cid)
 
 
 def texts(events: list[Event]) -> str:
