@@ -19,6 +19,10 @@ from engine.flagon.geometry import Sq
 LAYOUT_DIR = Path(__file__).parent / "data" / "layouts"
 # What the box holds (RB component list; rugs: 2, see spec section 1).
 BOX = {"large": 2, "small": 3, "chairs": 9, "mugs": 12, "barrels": 4, "rugs": 2}
+# What a character can hold: the prizes return to the centre when dropped.
+PRIZES = ("flagon", "cookies")
+THROWABLE = ("mug", "chair", *PRIZES)
+DRINKS = ("mug", *PRIZES)
 
 
 class LayoutError(ValueError):

@@ -13,6 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine.flagon.effects import HANDLERS
 from engine.flagon.geometry import PATTERNS, RAYS, Sq
 
 DATA = Path(__file__).parent / "data"
@@ -29,44 +30,6 @@ CHARACTER_NAMES = {
     "montero": "Montero",
     "asma": "Asma",
 }
-EFFECTS = frozenset(
-    [
-        "move",
-        "status",
-        "charge",
-        "dash",
-        "pickup",
-        "push_barrel",
-        "push_table",
-        "riposte",
-        "swing",
-        "area",
-        "throw",
-        "yank_rug",
-        "flip_table",
-        "shove",
-        "hand_cannon",
-        "lure",
-        "cannon_barrage",
-        "arise",
-        "single",
-        "vision",
-        "tithe",
-        "living_wood",
-        "mark_prey",
-        "leap",
-        "dragon_kick",
-        "radiance",
-        "god_smack",
-        "ray",
-        "shadow_step",
-        "snatch",
-        "flunge",
-        "blade_waltz",
-        "arc_lightning",
-        "familiar",
-    ]
-)
 REQUIREMENTS = frozenset(
     [
         "on_table",
@@ -155,7 +118,7 @@ def parse_cards(raw: dict[str, Any]) -> dict[str, Card]:
             raise CardDataError(f"card `{cid}` field `owner`: unknown owner `{entry['owner']}`")
         if entry["kind"] not in ("common", "special", "dragon"):
             raise CardDataError(f"card `{cid}` field `kind`: must be common, special or dragon")
-        if entry["effect"] not in EFFECTS:
+        if entry["effect"] not in HANDLERS:
             raise CardDataError(f"card `{cid}` field `effect`: unknown effect `{entry['effect']}`")
         fields: dict[str, Any] = {}
         prov: dict[str, tuple[str, str]] = {}
