@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from engine.flagon.effects import HANDLERS
+from engine.flagon.effects import HANDLERS, REQUIREMENTS
 from engine.flagon.geometry import PATTERNS, RAYS, Sq
 
 DATA = Path(__file__).parent / "data"
@@ -30,20 +30,6 @@ CHARACTER_NAMES = {
     "montero": "Montero",
     "asma": "Asma",
 }
-REQUIREMENTS = frozenset(
-    [
-        "on_table",
-        "holding_throwable",
-        "holding_drink",
-        "facing_table",
-        "barrel_here_or_ahead",
-        "facing_rug_off_it",
-        "table_here_or_ahead",
-        "ahead_free_same_height",
-        "ahead_free_not_up",
-        "shadow_step",
-    ]
-)
 # field -> accepted python types of its value
 FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "time": (int, list),

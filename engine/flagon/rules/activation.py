@@ -5,9 +5,8 @@ token."""
 from __future__ import annotations
 
 from engine.flagon import geometry as G
-from engine.flagon.board import DRINKS, THROWABLE
 from engine.flagon.cards import Card
-from engine.flagon.effects import HANDLERS
+from engine.flagon.effects import HANDLERS, REQUIREMENTS
 from engine.flagon.geometry import FACINGS
 from engine.flagon.rules.primitives import ASMA_SPELLS, Primitives
 
@@ -17,42 +16,9 @@ class Rules(Primitives):
 
     # ------------------------------------------------------------------ requirements
     def requirement_unmet(self, cid: str, card: Card) -> str | None:
-        c = self.ch(cid)
-        p = self.pos(cid)
-        ah = self.ahead(cid)
+        """The first of the card's red requirements that does not hold now, in words."""
         for req in card["requires"]:
-            ok = True
-            if req == "on_table":
-                ok = self.table_at(p) is not None
-            elif req == "holding_throwable":
-                ok = c["held"] in THROWABLE
-            elif req == "holding_drink":
-                ok = c["held"] in DRINKS
-            elif req == "facing_table":
-                ok = self.table_at(ah) is not None and self.table_at(ah) != self.table_at(p)
-            elif req == "barrel_here_or_ahead":
-                ok = G.name(p) in self.s["barrels"] or (self.inb(ah) and G.name(ah) in self.s["barrels"])
-            elif req == "facing_rug_off_it":
-                ok = self.rug_at(ah) is not None and self.rug_at(ah) != self.rug_at(p)
-            elif req == "table_here_or_ahead":
-                ok = self.table_at(p) is not None or self.table_at(ah) is not None
-            elif req == "ahead_free_same_height":
-                ok = (
-                    self.inb(ah)
-                    and self.who(ah) is None
-                    and (self.table_at(ah) is None) == (self.table_at(p) is None)
-                )
-            elif req == "ahead_free_not_up":
-                ok = (
-                    self.inb(ah)
-                    and self.who(ah) is None
-                    and not (self.table_at(p) is None and self.table_at(ah))
-                )
-            elif req == "shadow_step":
-                ok = bool(self.chars_in(self.board_squares(cid, card.squares), exclude=cid)) or (
-                    self.has(cid, "shadow_dash") and len(self.s["chars"]) > 1
-                )
-            if not ok:
+            if not REQUIREMENTS[req](self, cid, card):
                 return req.replace("_", " ")
         return None
 
