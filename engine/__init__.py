@@ -1,6 +1,7 @@
 """Pure, deterministic rules engines. See engine.base for the contract."""
 
 from engine.base import (
+    STATE_VERSION_KEY,
     Event,
     Game,
     IllegalAction,
@@ -13,6 +14,7 @@ from engine.base import (
 from engine.rng import Rng
 
 __all__ = [
+    "STATE_VERSION_KEY",
     "Event",
     "Game",
     "IllegalAction",

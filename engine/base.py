@@ -11,9 +11,17 @@ Engines are pure: no discord, asyncio, sqlite or clock imports. All randomness c
 
 from __future__ import annotations
 
+import copy as _copy
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final, Self
+
+# The key of a saved state that holds its format version, the same in every game.
+STATE_VERSION_KEY: Final = "version"
+# One upgrade step: a state of version n (a private copy it may change) -> the same game as a
+# state of version n + 1.
+StateUpgrade = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 class IllegalAction(Exception):
@@ -147,7 +155,14 @@ class Game(ABC):
     MIN_PLAYERS: ClassVar[int]
     MAX_PLAYERS: ClassVar[int]
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = ()
+    # The format of ``to_dict()``, saved under STATE_VERSION_KEY. Raise it when the format
+    # changes, and add the step from the old version to STATE_UPGRADES so saved games still load.
     STATE_VERSION: ClassVar[int] = 1
+    # version n -> the step that turns a version-n state into a version n + 1 state.
+    STATE_UPGRADES: ClassVar[Mapping[int, StateUpgrade]] = {}
+    # Where states saved before STATE_VERSION_KEY was common to all games kept their version
+    # (Flagon's said ``"v": 1``); read only when STATE_VERSION_KEY is absent.
+    OLD_STATE_VERSION_KEY: ClassVar[str | None] = None
     # True when players hold secrets (a hand, a plan): the bot then offers private prompts
     # (DM, or an ephemeral "Show my hand" button) and checks DM reachability at the start.
     HIDDEN_INFORMATION: ClassVar[bool] = False
@@ -191,7 +206,39 @@ class Game(ABC):
     @classmethod
     @abstractmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
-        """Rebuild a game saved with :meth:`to_dict`."""
+        """Rebuild a game saved with :meth:`to_dict`, by this or an earlier version of the
+        engine: implementations start with ``d = cls.upgrade(d)`` and never change ``d``."""
+
+    @classmethod
+    def upgrade(cls, d: dict[str, Any]) -> dict[str, Any]:
+        """``d`` brought to the current format (``STATE_VERSION``), one STATE_UPGRADES step per
+        version. A current state is returned as it is; an older one as a new dict (``d`` is not
+        changed). Raises ValueError for a state of unknown version or from a newer engine."""
+        version = d.get(STATE_VERSION_KEY)
+        if STATE_VERSION_KEY not in d and cls.OLD_STATE_VERSION_KEY is not None:
+            version = d.get(cls.OLD_STATE_VERSION_KEY)
+        if type(version) is not int or version < 1:
+            raise ValueError(f"{cls.TITLE}: the saved state has no valid `{STATE_VERSION_KEY}` ({version!r}).")
+        if version > cls.STATE_VERSION:
+            raise ValueError(f"{cls.TITLE}: the saved state is version {version}, newer than this "
+                             f"engine's {cls.STATE_VERSION}.")
+        if version == cls.STATE_VERSION:
+            return d
+        d = _copy.deepcopy(d)
+        while version < cls.STATE_VERSION:
+            step = cls.STATE_UPGRADES.get(version)
+            if step is None:
+                raise ValueError(f"{cls.TITLE}: no upgrade from state version {version}.")
+            d = step(d)
+            version += 1
+        d[STATE_VERSION_KEY] = version
+        return d
+
+    def copy(self) -> Self:
+        """A deep, independent copy: playing on one never changes the other. The default goes
+        through :meth:`to_dict` / :meth:`from_dict`, so it is exact; a game may override it for
+        speed as long as the copy's ``to_dict()`` stays equal and shares nothing mutable."""
+        return type(self).from_dict(self.to_dict())  # type: ignore[return-value]
 
     def setup_arguments(self) -> dict[str, Any]:
         """The keyword arguments of ``new_game`` that did not come from the lobby's options (for

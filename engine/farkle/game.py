@@ -143,9 +143,7 @@ class FarkleGame(Game):
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> FarkleGame:
-        if d.get("version") != cls.STATE_VERSION:
-            raise ValueError(f"unsupported Dragon Farkle state version {d.get('version')}")
-        state = copy.deepcopy(d)
+        state = copy.deepcopy(cls.upgrade(d))
         rng_state = state.pop("rng")
         cards = (
             parse_cards(state["custom_cards"], "saved cards") if state["custom_cards"] else default_cards()

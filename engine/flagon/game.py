@@ -9,15 +9,18 @@ resolves: ``<verb>:<char>:<answer>`` (``to``, ``target``, ``dir``, ``face``, ``s
 from __future__ import annotations
 
 import pickle
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.base import (
+    STATE_VERSION_KEY,
     Event,
     Game,
     IllegalAction,
     InvalidSetup,
     OptionSpec,
     Result,
+    StateUpgrade,
     check_legal,
     resolve_options,
 )
@@ -58,7 +61,12 @@ class FlagonGame(Game):
     MAX_PLAYERS: ClassVar[int] = 8
     # Plans are secret: the platform checks DM reachability and offers the "Plan" button.
     HIDDEN_INFORMATION: ClassVar[bool] = True
-    STATE_VERSION: ClassVar[int] = 1
+    # Version 1 kept its version under "v"; version 2 is the same state under the common key.
+    STATE_VERSION: ClassVar[int] = 2
+    OLD_STATE_VERSION_KEY: ClassVar[str | None] = "v"
+    STATE_UPGRADES: ClassVar[Mapping[int, StateUpgrade]] = {
+        1: lambda d: {k: x for k, x in d.items() if k != "v"},
+    }
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("extended", False, "Extended game: Game End tokens on spaces 27-30 instead of 21-24."),
         OptionSpec("team", False, "Team game (4-8 players): two teams with equal numbers of characters."),
@@ -131,7 +139,7 @@ class FlagonGame(Game):
         if opts["cookies"] in ("instead", "with"):
             prizes["cookies"] = G.name(lay.centre)
         state: dict[str, Any] = {
-            "v": cls.STATE_VERSION,
+            STATE_VERSION_KEY: cls.STATE_VERSION,
             "players": list(players),
             "options": opts,
             "layout": lay.name,
@@ -493,9 +501,7 @@ class FlagonGame(Game):
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> FlagonGame:
-        if d.get("v") != cls.STATE_VERSION:
-            raise ValueError(f"Unsupported flagon state version {d.get('v')}")
-        return cls(_clone(d))
+        return cls(_clone(cls.upgrade(d)))
 
     # ------------------------------------------------------------------ views
     def view(self, player: str | None) -> dict[str, Any]:

@@ -13,7 +13,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.base import Event, Game, IllegalAction, InvalidSetup, OptionSpec, Result, resolve_options
+from engine.base import (
+    STATE_VERSION_KEY,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidSetup,
+    OptionSpec,
+    Result,
+    resolve_options,
+)
 from engine.ninesons import core
 from engine.ninesons.cards import load_cards
 from engine.ninesons.core import CELL_INDEX, CELL_NAMES, MOVE, PLACE, SLOT_CELLS, TAME, Card, Rules, State
@@ -432,7 +441,7 @@ class NineSonsGame(Game):
         name = lambda ci: None if ci < 0 else self.cards[ci].name  # noqa: E731
         return {
             "game": self.NAME,
-            "version": self.STATE_VERSION,
+            STATE_VERSION_KEY: self.STATE_VERSION,
             "players": list(self.players),
             "seed": self.seed,
             "options": dict(self.options),
@@ -459,8 +468,7 @@ class NineSonsGame(Game):
     def from_dict(cls, d: dict[str, Any]) -> NineSonsGame:
         if d.get("game") != cls.NAME:
             raise ValueError("not a ninesons state")
-        if d.get("version") != cls.STATE_VERSION:
-            raise ValueError(f"unsupported ninesons state version {d.get('version')}")
+        d = cls.upgrade(d)
         g = cls(d["players"], d["seed"], d["options"], [Card.from_dict(c) for c in d["cards"]])
         g.rng = Rng.from_state(d["rng"])
         st = g.st
@@ -508,10 +516,6 @@ class NineSonsGame(Game):
         why = self._why()
         reason = f"{why[0].upper()}{why[1:]}{' (a draw)' if st.winner == -1 else ''}. {tamed}."
         return Result(scores=scores, ranking=ranking, reason=reason)
-
-    # -- helpers for the AI and tools ----------------------------------------------------------
-    def copy(self) -> NineSonsGame:
-        return NineSonsGame.from_dict(self.to_dict())
 
 
 def _deep(x: Any) -> Any:

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Event, Game, IllegalAction, OptionSpec, Result, Rng, check_legal, registry
+from engine import (
+    STATE_VERSION_KEY,
+    Event,
+    Game,
+    IllegalAction,
+    OptionSpec,
+    Result,
+    Rng,
+    check_legal,
+    registry,
+)
 from engine.registry import GameInfo
 
 
@@ -98,12 +108,14 @@ class Tally(Game):
         return view
 
     def to_dict(self) -> dict[str, Any]:
-        return {"players": self.players, "rng": self.rng.state, "target": self.target, "secret": self.secret,
+        return {STATE_VERSION_KEY: self.STATE_VERSION, "players": self.players, "rng": self.rng.state,
+                "target": self.target, "secret": self.secret,
                 "scores": self.scores, "turn": self.turn, "phase": self.phase, "picks": self.picks,
                 "winner": self.winner}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Tally:
+        d = cls.upgrade(d)
         game = cls(d["players"], 0, d["target"], d["secret"])
         game.rng = Rng.from_state(d["rng"])
         game.scores = dict(d["scores"])

@@ -1,9 +1,9 @@
 """Property tests over random Dragon Farkle games: soldiers move only through the rules, Magic
-Item names never leak into public views or events, cards are conserved, replay is exact."""
+Item names never leak into public events, cards are conserved. The engine contract (sorted legal
+actions, views without secrets, round trip, copy, replay) is checked in test_contract.py."""
 
 from __future__ import annotations
 
-import json
 import random
 
 from hypothesis import given, settings
@@ -13,7 +13,6 @@ from engine.farkle import FarkleGame, new_game
 from engine.farkle.cards import default_cards
 
 ITEM_NAMES = [c.name for c in default_cards().items]
-ITEM_IDS = [c.id for c in default_cards().items]
 
 
 def _expected_deltas(events: list, players: list[str]) -> dict[str, int]:
@@ -48,14 +47,8 @@ def _playout(seed: int, n_players: int, max_actions: int = 300) -> tuple[FarkleG
     for _ in range(max_actions):
         if g.is_over:
             break
-        who = g.to_act()
-        assert who, "a running game always has someone to act"
-        p = r.choice(who)
+        p = r.choice(g.to_act())
         acts = g.legal_actions(p)
-        assert acts and acts == sorted(acts)
-        for other in g.players:
-            if other not in who:
-                assert g.legal_actions(other) == []
         # Lean towards stopping so that games progress to battles.
         if "stop" in acts and r.random() < 0.5:
             a = "stop"
@@ -63,7 +56,6 @@ def _playout(seed: int, n_players: int, max_actions: int = 300) -> tuple[FarkleG
             a = "battle"
         else:
             a = r.choice(acts)
-        assert len(g.describe_action(p, a)) <= 80
         before = dict(g.s["armies"])
         events = g.play(p, a)
         log.append((p, a))
@@ -75,16 +67,6 @@ def _playout(seed: int, n_players: int, max_actions: int = 300) -> tuple[FarkleG
         for e in events:
             if e.to is None and e.kind != "use_item":
                 assert not any(name in e.text for name in ITEM_NAMES), e
-        public = json.dumps(g.view(None))
-        assert not any(
-            name in public or f'"{iid}"' in public for name, iid in zip(ITEM_NAMES, ITEM_IDS, strict=True)
-        )
-        for q in g.players:
-            seen = json.dumps(g.view(q))
-            held = set(g.s["hands"][q]) | set(g.s["pending"][q])
-            for c in default_cards().items:
-                if c.id not in held:
-                    assert c.name not in seen
     return g, log
 
 
@@ -92,18 +74,6 @@ def _playout(seed: int, n_players: int, max_actions: int = 300) -> tuple[FarkleG
 @given(seed=st.integers(0, 2**32), n=st.integers(2, 5))
 def test_random_games_keep_the_invariants(seed: int, n: int) -> None:
     _playout(seed, n)
-
-
-@settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 2**32))
-def test_replay_and_json_round_trip_are_exact(seed: int) -> None:
-    g, log = _playout(seed, 3, max_actions=120)
-    d = g.to_dict()
-    assert FarkleGame.from_dict(json.loads(json.dumps(d))).to_dict() == d
-    replay = new_game(["p1", "p2", "p3"], seed, max_rounds=d["options"]["max_rounds"])
-    for p, a in log:
-        replay.play(p, a)
-    assert replay.to_dict() == d
 
 
 def test_some_random_games_finish_with_a_dragon_slayer() -> None:

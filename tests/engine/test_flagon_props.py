@@ -1,10 +1,12 @@
-"""Property tests over random full games (every seat a random legal player)."""
+"""Property tests over random full games (every seat a random legal player): reputation and
+cards conserved, hidden plans never shape what others see. The engine contract (sorted legal
+actions, planned cards absent from view(None), round trip, copy, replay, a complete ranking) is
+checked in test_contract.py."""
 
 from __future__ import annotations
 
 import json
 import random
-import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +19,8 @@ LAYOUTS = ("first-game", "open-hall", "cellar")
 
 
 def _hidden_views_invariant(g: FlagonGame) -> None:
-    """Views must not change when the hidden cards of other players change."""
+    """Views must not change when the hidden cards of other players change. (That view(None)
+    shows no planned card the rules did not reveal is test_contract.py's Flagon SECRETS.)"""
     viewers = [None, *g.players]
     before = {v: g.view(v) for v in viewers}
     saved = {cid: list(c["slots"]) for cid, c in g.s["chars"].items()}
@@ -35,14 +38,6 @@ def _hidden_views_invariant(g: FlagonGame) -> None:
             assert mine == set(before[v].get("me", {}).get("characters", {}))
     for cid, c in g.s["chars"].items():
         c["slots"] = saved[cid]
-    public = json.dumps(g.view(None))
-    shown = json.dumps(
-        [[c["faceup"], c["removed"]] for c in g.s["chars"].values()] + [g.s["current"], g.s["statuses"]]
-    )
-    for c in g.s["chars"].values():
-        for k in c["slots"]:
-            as_value = re.compile(f'"{k}"(?!:)')  # a value, not a key such as "riposte": false
-            assert not as_value.search(public) or f'"{k}"' in shown
 
 
 def _check(g: FlagonGame, n_chars: int, removed_before: int) -> None:
@@ -66,7 +61,7 @@ def _check(g: FlagonGame, n_chars: int, removed_before: int) -> None:
 
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 8), flags=st.integers(0, 63))
-def test_random_games_keep_invariants_and_replay(seed, n, flags):
+def test_random_games_keep_invariants(seed, n, flags):
     opts = {
         "extended": bool(flags & 1),
         "team": bool(flags & 2) and n >= 4,
@@ -77,16 +72,12 @@ def test_random_games_keep_invariants_and_replay(seed, n, flags):
     players = [f"p{i + 1}" for i in range(n)]
     g = new_game(players, seed, **opts)
     rnd = random.Random(seed)
-    log = []
     removed = 0
     k = 0
     while not g.is_over:
         p = rnd.choice(g.to_act())
-        acts = g.legal_actions(p)
-        assert acts == sorted(acts)
-        a = rnd.choice(acts)
+        a = rnd.choice(g.legal_actions(p))
         events = g.play(p, a)
-        log.append((p, a))
         if a.startswith("plan:"):
             card = a.split(":")[3]
             planning = []
@@ -102,13 +93,6 @@ def test_random_games_keep_invariants_and_replay(seed, n, flags):
         k += 1
         if k % 40 == 0:
             _hidden_views_invariant(g)
-            d = json.loads(json.dumps(g.to_dict()))
-            assert FlagonGame.from_dict(d).to_dict() == g.to_dict()
-    assert g.result is not None and sum(len(r) for r in g.result.ranking) == n
-    replay = new_game(players, seed, **opts)
-    for p, a in log:
-        replay.play(p, a)
-    assert replay.to_dict() == g.to_dict()
 
 
 def test_eight_character_all_ai_game_finishes():

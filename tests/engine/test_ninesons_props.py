@@ -1,4 +1,7 @@
-"""Property tests over random Nine Sons games (hypothesis)."""
+"""Property tests over random Nine Sons games (hypothesis): dice and cards conserved, scores
+match tamed cards, only a stack's owner moves it, the deck's order stays hidden. The engine
+contract (sorted legal actions, none for the other player, round trip, copy, restore mid-game
+and continue, replay) is checked in test_contract.py."""
 
 from __future__ import annotations
 
@@ -39,16 +42,12 @@ def check_invariants(g: NineSonsGame) -> None:
         assert s.score[p] == sum(g.cards[ci].points for ci in s.tamed[p])
     if not g.is_over:
         who = g.to_act()[0]
-        acts = g.legal_actions(who)
-        assert acts and acts == sorted(acts)
-        for a in acts:
+        for a in g.legal_actions(who):
             if "-" in a and not a.startswith("tame"):
                 start = g.st.cells[CELL_INDEX[a.split("-")[0]]]
                 # a stack's top die is movable only by its owner
                 assert start and g.players[start[-1] >> 3] == who
                 assert len(a.split("-")) == len(start) + 1
-        other = g.players[s.turn ^ 1]
-        assert g.legal_actions(other) == []
 
 
 def play_random(seed: int, choices: list[int], options: dict) -> NineSonsGame:
@@ -77,49 +76,8 @@ options_st = st.fixed_dictionaries(
     choices=st.lists(st.integers(0, 10_000), min_size=1, max_size=60),
     options=options_st,
 )
-def test_random_games_keep_invariants_and_replay(seed, choices, options):
-    g = play_random(seed, choices, options)
-    # JSON round trip is exact
-    d = g.to_dict()
-    text = json.dumps(d, sort_keys=True)
-    g2 = NineSonsGame.from_dict(json.loads(text))
-    assert json.dumps(g2.to_dict(), sort_keys=True) == text
-    assert g2.view(None) == g.view(None)
-    if not g.is_over:
-        who = g.to_act()[0]
-        assert g2.legal_actions(who) == g.legal_actions(who)
-    # replaying the action log from the seed gives the identical game
-    r = new_game(P, seed, **options)
-    for who, act in g.log:
-        r.play(who, act)
-    assert json.dumps(r.to_dict(), sort_keys=True) == text
-
-
-@settings(max_examples=30, deadline=None)
-@given(
-    seed=st.integers(0, 2**32),
-    cut=st.integers(0, 40),
-    choices=st.lists(st.integers(0, 999), min_size=1, max_size=20),
-)
-def test_round_trip_midgame_then_continue(seed, cut, choices):
-    """A game saved and restored mid-way continues exactly like the original."""
-    g = new_game(P, seed)
-    for i in range(cut):
-        if g.is_over:
-            break
-        who = g.to_act()[0]
-        acts = g.legal_actions(who)
-        g.play(who, acts[choices[i % len(choices)] % len(acts)])
-    h = NineSonsGame.from_dict(json.loads(json.dumps(g.to_dict())))
-    for i in range(30):
-        if g.is_over:
-            break
-        who = g.to_act()[0]
-        acts = g.legal_actions(who)
-        assert h.legal_actions(who) == acts
-        a = acts[(i * 7 + seed) % len(acts)]
-        assert [e.to_dict() for e in g.play(who, a)] == [e.to_dict() for e in h.play(who, a)]
-    assert g.to_dict() == h.to_dict()
+def test_random_games_keep_invariants(seed, choices, options):
+    play_random(seed, choices, options)
 
 
 @settings(max_examples=30, deadline=None)
