@@ -339,7 +339,7 @@ def _labels(items) -> list[str]:
 
 def test_toggles_and_keep_button_follow_the_selection():
     from cogs.ui.farkle import board_rows
-    from tests.engine.test_farkle_support import setup
+    from tests.engine.farkle_support import setup
 
     game = setup([([1, 2, 2, 2, 3, 5], "blank")])
     game.play("p1", "recruit")
@@ -358,7 +358,7 @@ def test_toggles_and_keep_button_follow_the_selection():
 
 def test_menu_groups_brawl_targets_and_names_no_items():
     from cogs.ui.farkle import menu_path
-    from tests.engine.test_farkle_support import setup
+    from tests.engine.farkle_support import setup
 
     game = setup(players=("p1", "p2", "p3"), hands={"p1": ["lucky_charm"]})
     assert menu_path(game, "p1", "brawl:p3") == ["Brawl…", "{p3} (army 0)"]

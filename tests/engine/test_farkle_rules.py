@@ -6,7 +6,7 @@ import pytest
 
 from engine import IllegalAction
 from engine.farkle import new_game
-from tests.engine.test_farkle_support import kinds, script, setup
+from tests.engine.farkle_support import kinds, script, setup
 
 # ---------------------------------------------------------------- Recruit
 
