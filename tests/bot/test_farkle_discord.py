@@ -19,10 +19,12 @@ import discord
 import pytest
 
 import engine.farkle.ai as farkle_ai
+import engine.farkle.flow as farkle_flow
 import engine.farkle.game as farkle_game
 import sessions.service
 from bot import create_bot
 from engine.farkle.cards import default_cards
+from engine.farkle.scoring import score
 from tests.bot.helpers import button_labels, private_replies, public_channel_text, texts_of
 
 BATTLE_AT = 1000  # instead of 5,000 soldiers
@@ -33,7 +35,8 @@ ITEM_NAMES = {card.id: card.name for card in default_cards().items}
 
 @pytest.fixture
 def world(simcord_env, simcord_bot, monkeypatch):
-    monkeypatch.setattr(farkle_game, "KEEP_MIN_ARMY", BATTLE_AT)
+    monkeypatch.setattr(farkle_game, "KEEP_MIN_ARMY", BATTLE_AT)  # shown in the view
+    monkeypatch.setattr(farkle_flow, "KEEP_MIN_ARMY", BATTLE_AT)  # checked at the start of a turn
     monkeypatch.setattr(farkle_ai, "KEEP_MIN_ARMY", BATTLE_AT)
     # A fixed game seed: the same dice every run (the plan below copes with any dice, but the
     # checks of the first Brawl want a first roll with a triple, and this one makes both humans
@@ -115,7 +118,7 @@ class Table:
         view = game.view(None)
         roll = view["roll"]
         keeps = [a for a in game.legal_actions(seat) if a.startswith("keep:")]
-        best = max(keeps, key=lambda a: (farkle_game.score(tuple(map(int, a[5:].split(","))), game.table), len(a)))
+        best = max(keeps, key=lambda a: (score(tuple(map(int, a[5:].split(","))), game.table), len(a)))
         wanted = [int(x) for x in best[5:].split(",")]
         mask, used = 0, set()
         rec, _ = await self.load()
