@@ -265,7 +265,7 @@ class _Brain:
 
     def _best_keep(self, keeps: list[str]) -> str:
         s, table = self.s, self.g.table
-        n = len(s["roll"])
+        n = len(self.g.dice_on_table())
         t = s["total"]
         full = s["full"] or 6
         best, best_v = keeps[0], -1.0
@@ -293,7 +293,7 @@ class _Brain:
             return None
         if self.me == s["defender"]:
             return (s["attack_score"] or 0) + 50
-        d = s["defender"]
+        d = self.g.brawl_defender()
         need = s["armies"][d] - (KEEP_MIN_ARMY - 50) if s["armies"][d] >= KEEP_MIN_ARMY else 0
         return max(700, min(need + 300, 2500))
 
@@ -324,7 +324,7 @@ class _Brain:
                     return use
             loss = max((score(self._dice(k), self.g.table) or 0) for k in keeps) if keeps else 0
             if not keeps:
-                loss = score_all(s["roll"], self.g.table)[1]
+                loss = score_all(self.g.dice_on_table(), self.g.table)[1]
             use = self._effect_use("ignore_battle_loss")
             if use and loss >= 500:
                 return use

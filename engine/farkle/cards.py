@@ -47,6 +47,10 @@ ITEM_EFFECTS: dict[str, bool] = {
     "attacker_five_dice": False,
     "give_away": False,
 }
+# ``timing`` says in words when a card works (the spec gives every card one). The engine does
+# not read it: the effect alone decides when a card applies. It stays a checked field because
+# card files and saved games' custom cards carry it: dropping it would refuse those files and
+# change the saved format.
 TIMINGS = {
     "passive",
     "after_roll",

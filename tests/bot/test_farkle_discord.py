@@ -19,10 +19,12 @@ import discord
 import pytest
 
 import engine.farkle.ai as farkle_ai
+import engine.farkle.flow as farkle_flow
 import engine.farkle.game as farkle_game
 import sessions.service
 from bot import create_bot
 from engine.farkle.cards import default_cards
+from engine.farkle.scoring import score
 from tests.bot.helpers import button_labels, private_replies, public_channel_text, texts_of
 
 BATTLE_AT = 1000  # instead of 5,000 soldiers
@@ -33,7 +35,8 @@ ITEM_NAMES = {card.id: card.name for card in default_cards().items}
 
 @pytest.fixture
 def world(simcord_env, simcord_bot, monkeypatch):
-    monkeypatch.setattr(farkle_game, "KEEP_MIN_ARMY", BATTLE_AT)
+    monkeypatch.setattr(farkle_game, "KEEP_MIN_ARMY", BATTLE_AT)  # shown in the view
+    monkeypatch.setattr(farkle_flow, "KEEP_MIN_ARMY", BATTLE_AT)  # checked at the start of a turn
     monkeypatch.setattr(farkle_ai, "KEEP_MIN_ARMY", BATTLE_AT)
     # A fixed game seed: the same dice every run (the plan below copes with any dice, but the
     # checks of the first Brawl want a first roll with a triple, and this one makes both humans
@@ -115,7 +118,7 @@ class Table:
         view = game.view(None)
         roll = view["roll"]
         keeps = [a for a in game.legal_actions(seat) if a.startswith("keep:")]
-        best = max(keeps, key=lambda a: (farkle_game.score(tuple(map(int, a[5:].split(","))), game.table), len(a)))
+        best = max(keeps, key=lambda a: (score(tuple(map(int, a[5:].split(","))), game.table), len(a)))
         wanted = [int(x) for x in best[5:].split(",")]
         mask, used = 0, set()
         rec, _ = await self.load()
@@ -339,7 +342,7 @@ def _labels(items) -> list[str]:
 
 def test_toggles_and_keep_button_follow_the_selection():
     from cogs.ui.farkle import board_rows
-    from tests.engine.test_farkle_support import setup
+    from tests.engine.farkle_support import setup
 
     game = setup([([1, 2, 2, 2, 3, 5], "blank")])
     game.play("p1", "recruit")
@@ -358,7 +361,7 @@ def test_toggles_and_keep_button_follow_the_selection():
 
 def test_menu_groups_brawl_targets_and_names_no_items():
     from cogs.ui.farkle import menu_path
-    from tests.engine.test_farkle_support import setup
+    from tests.engine.farkle_support import setup
 
     game = setup(players=("p1", "p2", "p3"), hands={"p1": ["lucky_charm"]})
     assert menu_path(game, "p1", "brawl:p3") == ["Brawl…", "{p3} (army 0)"]

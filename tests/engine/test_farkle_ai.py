@@ -8,7 +8,7 @@ from engine.farkle import new_game
 from engine.farkle.ai import choose_action, continue_value
 from engine.farkle.scoring import DEFAULT_TABLE
 from engine.registry import get
-from tests.engine.test_farkle_support import setup
+from tests.engine.farkle_support import setup
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])

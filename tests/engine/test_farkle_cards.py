@@ -10,7 +10,7 @@ import pytest
 from engine import InvalidSetup
 from engine.farkle import CardFileError, FarkleGame, load_cards, new_game
 from engine.farkle.cards import DEFAULT_CARDS_PATH, default_cards
-from tests.engine.test_farkle_support import kinds, setup
+from tests.engine.farkle_support import kinds, setup
 
 # ---------------------------------------------------------------- the bundled card data
 

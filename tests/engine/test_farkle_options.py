@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.farkle import FarkleGame
-from tests.engine.test_farkle_support import setup
+from tests.engine.farkle_support import setup
 
 
 def _attack_then_defend(g: FarkleGame) -> None:

@@ -8,7 +8,7 @@ from PIL import Image
 
 from engine.farkle.cards import default_cards
 from render.farkle import render_png, render_text
-from tests.engine.test_farkle_support import setup
+from tests.engine.farkle_support import setup
 
 NAMES = {"p1": "Alice", "p2": "Bob"}
 ITEM_NAMES = [c.name for c in default_cards().items]

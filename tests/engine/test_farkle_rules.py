@@ -6,7 +6,7 @@ import pytest
 
 from engine import IllegalAction
 from engine.farkle import new_game
-from tests.engine.test_farkle_support import kinds, script, setup
+from tests.engine.farkle_support import kinds, script, setup
 
 # ---------------------------------------------------------------- Recruit
 
@@ -565,3 +565,36 @@ def test_next_battle_starts_with_an_unhurt_dragon() -> None:
     g.play("p1", "roll")
     g.play("p2", "battle")
     assert g.s["damage"] == 1
+
+
+# ---------------------------------------------------------------- the phase table
+
+
+def test_phase_table_lists_every_move_and_names_its_phases() -> None:
+    from engine.farkle.phases import MOVES, PHASES
+
+    assert all(name == phase.name for name, phase in PHASES.items())
+    assert {head for phase in PHASES.values() for head in phase.moves} == set(MOVES)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_every_legal_action_is_a_move_of_its_phase(seed: int) -> None:
+    import random
+
+    from engine.farkle.phases import PHASES
+
+    r = random.Random(seed)
+    g = new_game(["p1", "p2", "p3"], seed)
+    seen = set()
+    for _ in range(300):
+        if g.is_over:
+            break
+        phase = PHASES[g.s["phase"]]
+        seen.add(phase.name)
+        for p in g.players:
+            legal = g.legal_actions(p)
+            assert bool(legal) == (p in g.to_act())
+            assert {a.partition(":")[0] for a in legal} <= set(phase.moves)
+        p = g.to_act()[0]
+        g.play(p, r.choice(g.legal_actions(p)))
+    assert {"choose", "roll", "decide"} <= seen

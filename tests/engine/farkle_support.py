@@ -1,4 +1,4 @@
-"""Helpers for the Dragon Farkle tests (no tests here): scripted dice and state setup."""
+"""Helpers for the Dragon Farkle tests: scripted dice and state setup (a support module, not tests)."""
 
 from __future__ import annotations
 
