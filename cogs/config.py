@@ -8,6 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from render import text
 from sessions import SETTINGS, SessionError, parse_setting
 
 if TYPE_CHECKING:
@@ -31,8 +32,8 @@ class Config(commands.Cog):
         settings = await self.bot.service.settings(interaction.guild_id or 0)
         embed = discord.Embed(title="Dragon Tavern settings", colour=discord.Colour.gold())
         for key, shown, help_text in settings.describe():
-            embed.add_field(name=key, value=f"**{shown}**\n{help_text}"[:1024], inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+            embed.add_field(name=key, value=f"**{shown}**\n{help_text}", inline=False)
+        await interaction.response.send_message(embed=text.fit_embed(embed), ephemeral=True)
 
     @config.command(name="set", description="Change a setting")
     @app_commands.describe(setting="The setting's name", value="The new value (see /config show)")
@@ -44,13 +45,13 @@ class Config(commands.Cog):
             raise SessionError(str(exc)) from None
         await self.bot.service.change_setting(interaction.guild_id or 0, setting, parsed)
         shown = SETTINGS[setting].show(parsed)
-        await interaction.response.send_message(f"✅ `{setting}` is now **{shown}**.", ephemeral=True)
+        await interaction.response.send_message(text.fit(f"✅ `{setting}` is now **{shown}**."), ephemeral=True)
 
     @config.command(name="reset", description="Put a setting back to its default")
     @app_commands.checks.has_permissions(manage_guild=True)
     async def reset(self, interaction: discord.Interaction, setting: str) -> None:
         if setting not in SETTINGS:
-            raise SessionError(f"Unknown setting `{setting}`. Settings: {', '.join(SETTINGS)}.")
+            raise SessionError(f"Unknown setting `{text.echo(setting)}`. Settings: {', '.join(SETTINGS)}.")
         await self.bot.service.change_setting(interaction.guild_id or 0, setting, None)
         shown = SETTINGS[setting].show(SETTINGS[setting].default)
         await interaction.response.send_message(f"✅ `{setting}` is back to **{shown}**.", ephemeral=True)
@@ -59,7 +60,7 @@ class Config(commands.Cog):
     @reset.autocomplete("setting")
     async def _setting_autocomplete(self, interaction: discord.Interaction, current: str
                                     ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=k, value=k) for k in SETTINGS if current.lower() in k][:25]
+        return [app_commands.Choice(name=k, value=k) for k in SETTINGS if current.lower() in k][: text.CHOICES]
 
 
 async def setup(bot: DragonTavern) -> None:
