@@ -315,7 +315,7 @@ class Presenter:
             return {"content": "You have no move to make right now.", "view": None}
         view = components.action_picker(rec.id, "ps", choices, page=page, version=rec.version,
                                         placeholder="Your move…")
-        return {"content": f"Choose your move ({len(choices)} legal).", "view": view}
+        return text.fit_message({"content": f"Choose your move ({len(choices)} legal).", "view": view})
 
 
 _MENTION_OR_NAME = re.compile(r"\{(@?)(p\d+)\}")

@@ -127,12 +127,12 @@ def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
         options = []
         for action in actions[:25]:
             card = cards[action.split(":")[3]]
-            options.append(discord.SelectOption(label=card.name[:100], value=action,
-                                                description=card.text[:100] or None))
+            options.append(discord.SelectOption(label=text.fit(card.name, text.OPTION_LABEL), value=action,
+                                                description=text.fit(card.text, text.OPTION_LABEL) or None))
         placeholder = f"{_cname(cid)} — slot {SLOT_NAMES[slot - 1]}: choose a card"
         if need > 1:
             placeholder += f" ({need} to place)"
-        items.append(discord.ui.Select(placeholder=placeholder[:150], options=options, row=row,
+        items.append(discord.ui.Select(placeholder=text.fit(placeholder, text.PLACEHOLDER), options=options, row=row,
                                        custom_id=routing.make(rec.id, "x", "plan", f"{cid}.{filled}")))
     question = [a for a in private if not a.startswith("plan:")]
     if question:
@@ -140,8 +140,10 @@ def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
         about = _cname(question[0].split(":")[1])
         title = {"daze": f"{about} is Dazed: a card goes into the next slot now",
                  "vision": f"{about}'s Vision becomes…"}.get(verb, "Your secret choice…")
-        options = [discord.SelectOption(label=_arg_label(a.split(":")[2])[:100], value=a) for a in question[:25]]
-        items.append(discord.ui.Select(placeholder=title[:150], options=options, row=min(4, len(items)),
+        options = [discord.SelectOption(label=text.fit(_arg_label(a.split(":")[2]), text.OPTION_LABEL), value=a)
+                   for a in question[: text.SELECT_OPTIONS]]
+        items.append(discord.ui.Select(placeholder=text.fit(title, text.PLACEHOLDER), options=options,
+                                       row=min(4, len(items)),
                                        custom_id=routing.make(rec.id, "x", "plan", "q")))
     return items
 
