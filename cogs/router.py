@@ -26,6 +26,8 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     user = interaction.user
     perms = getattr(user, "guild_permissions", None)
     is_admin = bool(perms and perms.manage_guild)
+    # The name stays raw (as Discord gives it); render.text makes its safe display form
+    # wherever it is shown, because markdown, code blocks and labels each need another one.
     return Actor(user_id=user.id, name=user.display_name, is_admin=is_admin)
 
 
