@@ -318,7 +318,7 @@ class Presenter:
         return text.fit_message({"content": f"Choose your move ({len(choices)} legal).", "view": view})
 
 
-_MENTION_OR_NAME = re.compile(r"\{(@?)(p\d+)\}")
+_MENTION_OR_NAME = re.compile(r"\{(@?)([A-Za-z_]\w*)\}")  # render.text's placeholders, plus {@p1}
 
 
 def fill_mentions(template: str, rec: GameRecord, names: dict[str, str]) -> tuple[str, list[int]]:

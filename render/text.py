@@ -99,14 +99,16 @@ def seat_names(seats: Iterable[Any], form: NameForm = "markdown") -> dict[str, s
     return {s.seat: shown_name(s.display_name, form) for s in seats}
 
 
-_PLACEHOLDER = re.compile(r"\{(p\d+|actor)\}")
+# Seat ids in the bot are p1, p2…; engines scripted on their own may name players anything.
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")
 
 
 def fill_names(text: str, names: Mapping[str, str]) -> str:
     """Replace the ``{p1}`` placeholders of engine and session texts with names, in one pass:
     a name that itself contains ``{p2}`` is inserted as it is, never filled again. ``names``
-    should already be in the right form (:func:`seat_names`). ``{actor}`` is the person who
-    asked for a session change (its event carries the name: they may hold no seat)."""
+    should already be in the right form (:func:`seat_names`); a placeholder without a name
+    shows its id. ``{actor}`` is the person who asked for a session change (its event carries
+    the name: they may hold no seat)."""
     return _PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(1)), text)
 
 
