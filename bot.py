@@ -81,7 +81,10 @@ class DragonTavern(commands.Bot):
         self, database_path: Path, dev_guild_id: int | None = None, farkle_cards_dir: Path | None = None
     ) -> None:
         intents = discord.Intents.default()  # slash-only: no privileged intents
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        # Ping nobody unless a message allows exactly whom (the Brawl defender's ping does): a
+        # player named "<@id> @everyone" must never make the bot ping anyone.
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         allowed_mentions=discord.AllowedMentions.none())
         self.database_path = Path(database_path)
         self.dev_guild_id = dev_guild_id
         self.farkle_cards_dir = farkle_cards_dir
@@ -238,7 +241,7 @@ class DragonTavern(commands.Bot):
                 except discord.Forbidden:
                     route = "ephemeral"
             await self.service.set_private_route(rec.id, seat.seat, route)
-            (by_dm if route == "dm" else by_button).append(seat.display_name)
+            (by_dm if route == "dm" else by_button).append(seat.seat)
         return route_notice(by_dm, by_button)
 
 

@@ -10,6 +10,7 @@ import discord
 
 from cogs import routing
 from cogs.menu import Node
+from render.text import BUTTON_LABEL, fit
 from storage import GameRecord
 
 PAGE_SIZE = 25  # Discord's limit of options in one select
@@ -26,8 +27,8 @@ class Layout(discord.ui.View):
         return False
 
 
-def _label(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _label(text: str, limit: int = BUTTON_LABEL) -> str:
+    return fit(text, limit)
 
 
 def lobby_components(rec: GameRecord, ai_levels: Sequence[str], ai_allowed: bool) -> Layout:

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from render import text
 from sessions import SETTINGS, SessionError
 from sessions.cardfiles import HOUSE, list_card_files
 
@@ -33,8 +34,8 @@ class Config(commands.Cog):
         settings = await self.bot.service.settings(interaction.guild_id or 0)
         embed = discord.Embed(title="Dragon Tavern settings", colour=discord.Colour.gold())
         for key, shown, help_text in settings.describe():
-            embed.add_field(name=key, value=f"**{shown}**\n{help_text}"[:1024], inline=False)
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+            embed.add_field(name=key, value=f"**{shown}**\n{help_text}", inline=False)
+        await interaction.response.send_message(embed=text.fit_embed(embed), ephemeral=True)
 
     @config.command(name="set", description="Change a setting")
     @app_commands.describe(setting="The setting's name", value="The new value (see /config show)")
@@ -43,13 +44,13 @@ class Config(commands.Cog):
         parsed = await self.bot.service.setting_value(setting, value)  # SessionError if refused
         await self.bot.service.change_setting(interaction.guild_id or 0, setting, parsed)
         shown = SETTINGS[setting].show(parsed)
-        await interaction.response.send_message(f"✅ `{setting}` is now **{shown}**.", ephemeral=True)
+        await interaction.response.send_message(text.fit(f"✅ `{setting}` is now **{shown}**."), ephemeral=True)
 
     @config.command(name="reset", description="Put a setting back to its default")
     @app_commands.checks.has_permissions(manage_guild=True)
     async def reset(self, interaction: discord.Interaction, setting: str) -> None:
         if setting not in SETTINGS:
-            raise SessionError(f"Unknown setting `{setting}`. Settings: {', '.join(SETTINGS)}.")
+            raise SessionError(f"Unknown setting `{text.echo(setting)}`. Settings: {', '.join(SETTINGS)}.")
         await self.bot.service.change_setting(interaction.guild_id or 0, setting, None)
         shown = SETTINGS[setting].show(SETTINGS[setting].default)
         await interaction.response.send_message(f"✅ `{setting}` is back to **{shown}**.", ephemeral=True)
@@ -58,7 +59,7 @@ class Config(commands.Cog):
     @reset.autocomplete("setting")
     async def _setting_autocomplete(self, interaction: discord.Interaction, current: str
                                     ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=k, value=k) for k in SETTINGS if current.lower() in k][:25]
+        return [app_commands.Choice(name=k, value=k) for k in SETTINGS if current.lower() in k][: text.CHOICES]
 
     @set.autocomplete("value")
     async def _value_autocomplete(self, interaction: discord.Interaction, current: str
@@ -68,7 +69,8 @@ class Config(commands.Cog):
             return []
         folder = self.bot.service.cards_dir
         names = [HOUSE] + (await asyncio.to_thread(list_card_files, folder) if folder else [])
-        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in names if current.lower() in n.lower()][:25]
+        return [app_commands.Choice(name=text.fit(n, text.CHOICE), value=n[: text.CHOICE])
+                for n in names if current.lower() in n.lower()][: text.CHOICES]
 
 
 async def setup(bot: DragonTavern) -> None:

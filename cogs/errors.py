@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 
 from engine import IllegalAction
+from render import text as text_limits
 from sessions import SessionError
 from storage import DatabaseGone, GameDamaged, GameNotFound, StorageError, VersionConflict
 from storage.db import DAMAGED_MESSAGE
@@ -67,7 +68,9 @@ def user_message(error: BaseException) -> str:
 
 
 async def reply_privately(interaction: discord.Interaction, text: str) -> None:
-    """Send ``text`` ephemerally, whether or not the interaction was already answered."""
+    """Send ``text`` ephemerally, whether or not the interaction was already answered. It is
+    fitted to Discord's limit first: a refusal that echoes a long input must still arrive."""
+    text = text_limits.fit(text)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

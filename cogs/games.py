@@ -11,13 +11,15 @@ from discord.ext import commands
 from cogs.presenter import fill_names
 from cogs.router import actor_of
 from engine import registry
-from sessions import SessionError
+from render import text
+from sessions import SessionError, unknown_game
 from storage import GameNotFound, GameRecord
 
 if TYPE_CHECKING:
     from bot import DragonTavern
 
 MAX_AUTOCOMPLETE = 25
+MAX_ACTION = 100  # longer than any move in notation (and than an autocomplete value)
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -69,9 +71,9 @@ class Games(commands.Cog):
         lines = []
         for rec in games[:30]:
             title = registry.get(rec.kind).title
-            players = ", ".join(s.display_name for s in rec.seats)
+            players = ", ".join(text.seat_names(rec.seats).values())
             lines.append(f"#{rec.id} **{title}** in <#{rec.channel_id}> — {rec.status} — {players}")
-        await interaction.response.send_message("\n".join(lines)[:1900], ephemeral=True)
+        await interaction.response.send_message(text.fit("\n".join(lines)), ephemeral=True)
 
     @game.command(name="resign", description="Resign from this channel's game")
     async def resign(self, interaction: discord.Interaction) -> None:
@@ -94,17 +96,17 @@ class Games(commands.Cog):
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         try:
             info = registry.get(game)
-        except KeyError as exc:
-            raise SessionError(str(exc.args[0])) from None
-        embed = discord.Embed(title=f"{info.emoji} {info.title}", description=info.rules_summary[:4000],
+        except KeyError:
+            raise SessionError(unknown_game(game)) from None
+        embed = discord.Embed(title=f"{info.emoji} {info.title}", description=info.rules_summary,
                               colour=discord.Colour.gold())
         cls = info.game_class
         embed.add_field(name="Players", value=f"{cls.MIN_PLAYERS}–{cls.MAX_PLAYERS}")
         if cls.OPTIONS:
             embed.add_field(name="Options (for /game new)", value="\n".join(
-                f"`{o.name}` (default `{o.default}`): {o.help}" for o in cls.OPTIONS)[:1024], inline=False)
+                f"`{o.name}` (default `{o.default}`): {o.help}" for o in cls.OPTIONS), inline=False)
         embed.add_field(name="AI levels", value=", ".join(info.ai_levels))
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await interaction.response.send_message(embed=text.fit_embed(embed), ephemeral=True)
 
     rules.autocomplete("game")(_new_game_autocomplete)
 
@@ -113,29 +115,35 @@ class Games(commands.Cog):
         target = member or interaction.user
         stats = await self.bot.service.db.user_stats(interaction.guild_id or 0, target.id)
         if not stats:
-            await interaction.response.send_message(f"{target.display_name} has no finished games here yet.",
-                                                    ephemeral=True)
+            await interaction.response.send_message(
+                f"{text.shown_name(target.display_name)} has no finished games here yet.", ephemeral=True)
             return
         lines = []
         for kind, counts in sorted(stats.items()):
             title = registry.get(kind).title if kind in {i.name for i in registry.all_games()} else kind
             parts = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
             lines.append(f"**{title}**: {parts}")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await interaction.response.send_message(text.fit("\n".join(lines)), ephemeral=True)
 
     # -- /play ----------------------------------------------------------------------------
     @app_commands.command(name="play", description="Make a move in text notation (autocomplete lists the legal ones)")
     @app_commands.describe(action="Your move, e.g. 3@b2", game="Game number (only needed in DMs with several games)")
     async def play(self, interaction: discord.Interaction, action: str, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        action = action.strip()
+        if len(action) > MAX_ACTION:
+            raise SessionError(f"`{text.echo(action, 40)}` is not a move: moves are short, like `3@b2` "
+                               "(type /play and pick one from the list).")
         rec = await self._play_target(interaction, game)
-        outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action.strip())
+        outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action)
         await self.bot.after_change(outcome)
-        await interaction.followup.send(f"✅ Played `{action.strip()}`.", ephemeral=True)
+        await interaction.followup.send(f"✅ Played `{text.echo(action)}`.", ephemeral=True)
 
     async def _play_target(self, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
         db = self.bot.service.db
         if game_id is not None:
+            if not 0 < game_id < 2**63:  # beyond SQLite's integers: no such game, and no 30-digit echo
+                raise SessionError("There is no game with that number.")
             try:
                 rec = await db.load_game(game_id)
             except GameNotFound:  # a number typed by the user, not a storage fault
@@ -165,14 +173,14 @@ class Games(commands.Cog):
         seat = rec.seat_of_user(interaction.user.id)
         if game is None or seat is None or seat.seat not in game.to_act():
             return []
-        text = current.strip().lower()
+        typed = current.strip().lower()
         choices = []
         for action in game.legal_actions(seat.seat):
-            if text and text not in action.lower():
+            if typed and typed not in action.lower():
                 continue
-            label = fill_names(game.describe_action(seat.seat, action), {s.seat: s.display_name for s in rec.seats})
+            label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats, "plain"))
             name = action if label == action else f"{action} — {label}"
-            choices.append(app_commands.Choice(name=name[:100], value=action[:100]))
+            choices.append(app_commands.Choice(name=text.fit(name, text.CHOICE), value=action[: text.CHOICE]))
             if len(choices) >= MAX_AUTOCOMPLETE:
                 break
         return choices

@@ -22,6 +22,8 @@ import render
 from cogs import components, menu
 from cogs.ui import ui_module
 from engine import Event, Game, registry
+from render import text
+from render.text import fill_names
 from sessions.settings import GuildSettings
 from storage import GameRecord, SeatRecord
 
@@ -30,18 +32,21 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_PLACEHOLDER = re.compile(r"\{(p\d+)\}")
 RECENT_EVENTS = 6
 DM_CLOSED = 50007
 
 
-def fill_names(text: str, names: dict[str, str]) -> str:
-    """Replace ``{p1}`` placeholders in engine text with display names."""
-    return _PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(1)), text)
-
-
 def public_events(events: list[Event]) -> list[Event]:
     return [e for e in events if e.to is None]
+
+
+def event_names(rec: GameRecord, events: list[Event]) -> dict[str, str]:
+    """Raw names for the placeholders of these events' texts: the seats, plus names an event
+    carries for someone no longer (or never) seated, e.g. ``{actor}``."""
+    names = {s.seat: s.display_name for s in rec.seats}
+    for event in events:
+        names.update(event.data.get("names", {}))
+    return names
 
 
 class Presenter:
@@ -63,40 +68,42 @@ class Presenter:
             colour=discord.Colour.gold(),
         )
         seats = "\n".join(
-            f"{i + 1}. {s.display_name}{' (host)' if s.user_id == rec.host_user_id else ''}"
+            f"{i + 1}. {text.shown_name(s.display_name)}{' (host)' if s.user_id == rec.host_user_id else ''}"
             for i, s in enumerate(rec.seats)
         ) or "nobody yet"
         embed.add_field(name=f"Seats ({len(rec.seats)}/{cls.MAX_PLAYERS})", value=seats, inline=False)
         if rec.options:
-            embed.add_field(name="Options", value=", ".join(f"`{k}={_show(v)}`" for k, v in rec.options.items()))
+            embed.add_field(name="Options", value=", ".join(f"`{k}={text.echo(_show(v))}`"
+                                                            for k, v in rec.options.items()))
         ui = ui_module(rec.kind)  # optional UI hook: game-specific lobby lines (e.g. teams)
         for name, value in (ui.lobby_fields(rec) if ui is not None and hasattr(ui, "lobby_fields") else []):
-            embed.add_field(name=name, value=value[:1024], inline=False)
+            embed.add_field(name=name, value=value, inline=False)
         embed.set_footer(text=f"/game rules {rec.kind} for the rules")
         view = components.lobby_components(rec, info.ai_levels, settings["ai_seats"])
-        return {"content": None, "embed": embed, "view": view, "attachments": []}
+        return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": []})
 
     async def board_message(self, rec: GameRecord, game: Game) -> dict[str, Any]:
         info = registry.get(rec.kind)
         settings = await self.bot.service.settings(rec.guild_id)
-        names = {s.seat: s.display_name for s in rec.seats}
+        names = text.seat_names(rec.seats, "plain")  # labels and the picture: no markdown there
+        shown = text.seat_names(rec.seats)
         public = game.view(None)
-        text = render.render_text(rec.kind, public, names)
+        board = render.render_text(rec.kind, public, text.seat_names(rec.seats, "code"))
         colour = discord.Colour.dark_green() if not game.is_over else discord.Colour.dark_grey()
-        embed = discord.Embed(title=f"{info.emoji} {info.title} — game #{rec.id}", description=text, colour=colour)
+        embed = discord.Embed(title=f"{info.emoji} {info.title} — game #{rec.id}", description=board, colour=colour)
         to_act = game.to_act() if not game.is_over else []
         players = []
         for s in rec.seats:
             marker = "▶ " if s.seat in to_act else ""
-            who = f"<@{s.user_id}>" if s.user_id and not s.is_ai else s.display_name
+            who = f"<@{s.user_id}>" if s.user_id and not s.is_ai else shown[s.seat]
             ai = f" 🤖 {s.ai_level}" if s.is_ai else ""
             players.append(f"{marker}{who}{ai}")
-        embed.add_field(name="Players", value="\n".join(players)[:1024], inline=True)
+        embed.add_field(name="Players", value="\n".join(players), inline=True)
         recent = rec.recent
         if recent:
-            embed.add_field(name="Recent", value="\n".join(recent[-RECENT_EVENTS:])[:1024], inline=False)
+            embed.add_field(name="Recent", value="\n".join(recent[-RECENT_EVENTS:]), inline=False)
         if game.is_over and game.result is not None:
-            embed.add_field(name="Result", value=_result_text(game, names)[:1024], inline=False)
+            embed.add_field(name="Result", value=_result_text(game, shown), inline=False)
         elif rec.status in ("cancelled", "abandoned"):
             embed.add_field(name="Result", value=f"The game was {rec.status}.", inline=False)
         embed.set_footer(text=f"move {rec.version} · /play <action> · /game rules {rec.kind}")
@@ -143,7 +150,7 @@ class Presenter:
                 view = components.Layout()
                 for item in final:
                     view.add_item(item)
-        return {"content": None, "embed": embed, "view": view, "attachments": files}
+        return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": files})
 
     async def _board_png(self, rec: GameRecord, public: dict[str, Any], names: dict[str, str]) -> bytes | None:
         """The board image, redrawn only when what it shows changed. A game's UI module may
@@ -165,7 +172,7 @@ class Presenter:
     # -- what cogs.outbox delivers, step by step -------------------------------------------
     def recent_lines(self, rec: GameRecord, events: list[Event]) -> list[str]:
         """The board's "Recent" lines for these events (public ones only)."""
-        names = {s.seat: s.display_name for s in rec.seats}
+        names = text.shown_names(event_names(rec, events))
         ui = ui_module(rec.kind)
         if ui is not None and hasattr(ui, "event_lines"):  # the game condenses its public lines
             return [fill_names(t, names) for t in ui.event_lines(public_events(events))]
@@ -183,20 +190,22 @@ class Presenter:
     async def announce(self, rec: GameRecord, game: Game, events: list[Event]) -> int | None:
         """A short channel message from the game's UI hook ``announce`` (e.g. a ping for a player
         who must act out of turn): editing the board never notifies anyone, a new message does.
-        The hook sees only public events and returns text with {p1} placeholders, or None.
+        The hook sees only public events and returns text with {p1} placeholders, or None; it
+        pings a seat by writing ``{@p2}``, and only those seats' users are allowed to be pinged
+        (the bot-wide default pings nobody, so a name like ``<@id> @everyone`` stays inert).
         Returns the id of the message sent."""
         ui = ui_module(rec.kind)
         hook = getattr(ui, "announce", None) if ui is not None else None
         if hook is None or rec.status != "active" or game.is_over:
             return None
-        text = hook(rec, game, public_events(events))
-        if not text:
+        template = hook(rec, game, public_events(events))
+        if not template:
             return None
-        names = {s.seat: s.display_name for s in rec.seats}
+        content, pinged = fill_mentions(template, rec, text.shown_names(event_names(rec, events)))
         channel = self.bot.get_channel(rec.channel_id) or await self.bot.fetch_channel(rec.channel_id)
         assert isinstance(channel, discord.abc.Messageable)
-        sent = await channel.send(fill_names(text, names)[:2000],
-                                  allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False))
+        sent = await channel.send(text.fit(content), allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(user_id) for user_id in pinged]))
         return sent.id
 
     async def repost_board(self, rec: GameRecord) -> None:
@@ -226,7 +235,7 @@ class Presenter:
     async def _put_board(self, rec: GameRecord, message: dict[str, Any]) -> None:
         channel = self.bot.get_channel(rec.channel_id) or await self.bot.fetch_channel(rec.channel_id)
         assert isinstance(channel, discord.abc.Messageable)
-        kwargs = dict(message)
+        kwargs = text.fit_message(message)
         if rec.board_message_id is not None:
             partial = channel.get_partial_message(rec.board_message_id)  # type: ignore[attr-defined]
             try:
@@ -265,7 +274,7 @@ class Presenter:
         message = self.private_message(rec, game, seat.seat, own_events, page=0)
         try:
             user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-            await user.send(**message)
+            await user.send(**text.fit_message(message))
             return True
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED and exc.status != 403:
@@ -283,30 +292,52 @@ class Presenter:
             custom: dict[str, Any] = ui.private_message(rec, game, seat_id, own_events, page=page)
             return custom
         info = registry.get(rec.kind)
-        names = {s.seat: s.display_name for s in rec.seats}
-        text = render.render_text(rec.kind, game.view(seat_id), names)
-        embed = discord.Embed(title=f"🔒 {info.title} — game #{rec.id} (only you see this)", description=text,
+        names = text.seat_names(rec.seats, "plain")
+        board = render.render_text(rec.kind, game.view(seat_id), text.seat_names(rec.seats, "code"))
+        embed = discord.Embed(title=f"🔒 {info.title} — game #{rec.id} (only you see this)", description=board,
                               colour=discord.Colour.blurple())
         if own_events:
-            embed.add_field(name="For you", value="\n".join(fill_names(e.text, names) for e in own_events)[:1024],
+            shown = text.seat_names(rec.seats)
+            embed.add_field(name="For you", value="\n".join(fill_names(e.text, shown) for e in own_events),
                             inline=False)
         choices = private_actions(game, seat_id, names)
         view = None
         if choices:
             embed.set_footer(text="Your choice stays secret until the rules reveal it.")
             view = components.action_picker(rec.id, "p", choices, page=page, placeholder="Your secret choice…")
-        return {"embed": embed, "view": view}
+        return text.fit_message({"embed": embed, "view": view})
 
     # -- the ephemeral picker for public actions ----------------------------------------
     def public_picker(self, rec: GameRecord, game: Game, seat_id: str, page: int) -> dict[str, Any]:
-        names = {s.seat: s.display_name for s in rec.seats}
+        names = text.seat_names(rec.seats, "plain")  # select labels show no markdown
         choices = [(a, fill_names(game.describe_action(seat_id, a), names)) for a in game.legal_actions(seat_id)
                    if not game.is_private_action(seat_id, a)]
         if not choices:
             return {"content": "You have no move to make right now.", "view": None}
         view = components.action_picker(rec.id, "ps", choices, page=page, version=rec.version,
                                         placeholder="Your move…")
-        return {"content": f"Choose your move ({len(choices)} legal).", "view": view}
+        return text.fit_message({"content": f"Choose your move ({len(choices)} legal).", "view": view})
+
+
+_MENTION_OR_NAME = re.compile(r"\{(@?)([A-Za-z_]\w*)\}")  # render.text's placeholders, plus {@p1}
+
+
+def fill_mentions(template: str, rec: GameRecord, names: dict[str, str]) -> tuple[str, list[int]]:
+    """Fill ``{p1}`` with names and ``{@p1}`` with a mention of that seat's user, in one pass
+    (a name containing ``{@p2}`` stays text); returns the text and the user ids it pings. An
+    AI seat, or a seat without a user, is named instead."""
+    users = {s.seat: s.user_id for s in rec.seats if s.user_id and not s.is_ai}
+    pinged: list[int] = []
+
+    def one(match: re.Match[str]) -> str:
+        seat = match.group(2)
+        if match.group(1) and seat in users:
+            if users[seat] not in pinged:
+                pinged.append(users[seat])
+            return f"<@{users[seat]}>"
+        return names.get(seat, seat)
+
+    return _MENTION_OR_NAME.sub(one, template), pinged
 
 
 def private_actions(game: Game, seat_id: str, names: dict[str, str] | None = None) -> list[tuple[str, str]]:

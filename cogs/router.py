@@ -12,6 +12,7 @@ from cogs import components, errors, menu, routing
 from cogs.presenter import build_menu, fill_names, private_actions
 from cogs.ui import ui_module
 from engine import Event, registry
+from render import text
 from sessions import Actor, SessionError, StaleAction
 from storage.db import DAMAGED_MESSAGE
 
@@ -28,6 +29,8 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     user = interaction.user
     perms = getattr(user, "guild_permissions", None)
     is_admin = bool(perms and perms.manage_guild)
+    # The name stays raw (as Discord gives it); render.text makes its safe display form
+    # wherever it is shown, because markdown, code blocks and labels each need another one.
     return Actor(user_id=user.id, name=user.display_name, is_admin=is_admin)
 
 
@@ -153,7 +156,7 @@ class Router(commands.Cog):
         await interaction.response.defer()
         outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), str(values[0]),
                                                expected_version=route.int_arg(0, -1))
-        await interaction.edit_original_response(content=f"✅ Played `{values[0]}`.", view=None)
+        await interaction.edit_original_response(content=f"✅ Played `{text.echo(str(values[0]))}`.", view=None)
         if outcome.changed:
             await self.bot.after_change(outcome)
 
@@ -179,7 +182,8 @@ class Router(commands.Cog):
             await self.bot.after_change(outcome)
             return
         view = components.menu_picker(rec.id, rec.version, address, node)
-        await interaction.response.send_message(f"**{node.label}** — choose:", view=view, ephemeral=True)
+        await interaction.response.send_message(f"**{text.escape_markdown(node.label)}** — choose:",
+                                                view=text.fit_view(view), ephemeral=True)
 
     async def _on_tn(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """Next / previous page of a private menu select."""
@@ -187,7 +191,7 @@ class Router(commands.Cog):
         address = "" if address == "-" else address
         rec, game, seat, node = await self._menu_target(interaction, route, address)
         view = components.menu_picker(rec.id, rec.version, address, node, page=int(page or 0))
-        await interaction.response.edit_message(view=view)
+        await interaction.response.edit_message(view=text.fit_view(view))
 
     async def _on_ts(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """A choice in a private menu select: go one level down, or play the leaf."""
@@ -201,12 +205,13 @@ class Router(commands.Cog):
         action = node.only_action
         if action is None:
             view = components.menu_picker(rec.id, rec.version, address, node)
-            await interaction.response.edit_message(content=f"**{node.label}** — choose:", view=view)
+            await interaction.response.edit_message(content=f"**{text.escape_markdown(node.label)}** — choose:",
+                                                    view=text.fit_view(view))
             return
         await interaction.response.defer()
         outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action, expected_version=rec.version)
-        label = fill_names(game.describe_action(seat.seat, action), _names(rec))
-        await interaction.edit_original_response(content=f"✅ {label}", view=None)
+        label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats))
+        await interaction.edit_original_response(content=text.fit(f"✅ {label}"), view=None)
         await self.bot.after_change(outcome)
 
     async def _on_x(self, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -251,7 +256,8 @@ class Router(commands.Cog):
         outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), action)
         rec, game = outcome.record, outcome.game
         seat = rec.seat_of_user(interaction.user.id)
-        label = fill_names(game.describe_action(seat.seat, action), _names(rec)) if game and seat else action
+        label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats)) if game and seat \
+            else f"`{text.echo(action)}`"
         message: dict[str, Any] = {"content": f"✅ {label}", "embed": None, "view": None}
         in_dm = interaction.guild_id is None
         if game is not None and seat is not None and not in_dm and private_actions(game, seat.seat):
@@ -264,19 +270,25 @@ class Router(commands.Cog):
 
 
 def _names(rec: GameRecord) -> dict[str, str]:
-    """Display names for the {p1} placeholders in action labels."""
-    return {s.seat: s.display_name for s in rec.seats}
+    """Names for the {p1} placeholders of menu labels (plain: labels render no markdown; the
+    same as the presenter's, so a menu address finds the same node)."""
+    return text.seat_names(rec.seats, "plain")
 
 
 def route_notice(seats_dm: list[str], seats_ephemeral: list[str]) -> list[Event]:
-    """Public lines saying which path private prompts take (never what they contain)."""
+    """Public lines saying which path private prompts take (never what they contain); seats
+    are named by {p1} placeholders, which the presenter fills once with safe names."""
     events = []
     if seats_dm:
-        events.append(Event("route", f"🔒 Private prompts by DM: {', '.join(seats_dm)}."))
+        events.append(Event("route", f"🔒 Private prompts by DM: {_seat_list(seats_dm)}."))
     if seats_ephemeral:
-        events.append(Event("route", f"🔒 DMs closed for {', '.join(seats_ephemeral)}: use the "
+        events.append(Event("route", f"🔒 DMs closed for {_seat_list(seats_ephemeral)}: use the "
                                       "“Show my hand / plan” button on this board."))
     return events
+
+
+def _seat_list(seats: list[str]) -> str:
+    return ", ".join(f"{{{seat}}}" for seat in seats)
 
 
 async def setup(bot: DragonTavern) -> None:

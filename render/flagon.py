@@ -10,7 +10,6 @@ Card and character *names* come from the static card data (not game state).
 from __future__ import annotations
 
 import io
-import re
 import textwrap
 from functools import lru_cache
 from typing import Any
@@ -18,6 +17,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
+from render.text import fill_names
 
 TEXT_LIMIT = 1800
 WRAP = 44  # characters per prose line in the text board
@@ -31,7 +31,6 @@ COLOUR = {
     "asma": (93, 64, 55),
 }  # fmt: skip
 ARROW = {"N": "^", "E": ">", "S": "v", "W": "<"}
-_PLACEHOLDER = re.compile(r"\{(p\d+)\}")
 
 
 def _cname(cid: str) -> str:
@@ -44,7 +43,7 @@ def _card(card_id: str) -> str:
 
 
 def _fill(text: str, names: dict[str, str]) -> str:
-    return _PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(1)), text)
+    return fill_names(text, names)
 
 
 def _owner(view: dict[str, Any], names: dict[str, str], seat: str) -> str:

@@ -7,18 +7,16 @@ the deck order.
 from __future__ import annotations
 
 import io
-import re
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render.text import fill_names
+
 COLOUR_LETTER = {"green": "G", "yellow": "Y", "red": "R"}
 ROWS = ("1", "2", "3")
 COLS = ("a", "b", "c", "d")
-
-
-_PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
 
 
 def _who(names: dict[str, str] | None, pid: str) -> str:
@@ -28,7 +26,7 @@ def _who(names: dict[str, str] | None, pid: str) -> str:
 
 def _fill(text: str, names: dict[str, str] | None) -> str:
     """Engine texts name players as ``{p1}`` placeholders; show display names instead."""
-    return _PLACEHOLDER.sub(lambda m: _who(names, m.group(1)), text)
+    return fill_names(text, names or {})
 
 
 def _seat(view: dict[str, Any], pid: str) -> str:

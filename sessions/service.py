@@ -19,6 +19,7 @@ from typing import Any
 
 from engine import Event, Game, IllegalAction, InvalidSetup, registry
 from engine.registry import GameInfo
+from render.text import echo
 from sessions import cardfiles
 from sessions.errors import NotAllowed, SessionError, StaleAction
 from sessions.settings import GuildSettings, parse_setting
@@ -53,7 +54,12 @@ class Outcome:
 
     @property
     def names(self) -> dict[str, str]:
-        return {s.seat: s.display_name for s in self.record.seats}
+        """Raw names for the placeholders of this outcome's texts: the seats, plus names an
+        event carries for someone no longer (or never) seated, e.g. ``{actor}``."""
+        names = {s.seat: s.display_name for s in self.record.seats}
+        for event in self.events:
+            names.update(event.data.get("names", {}))
+        return names
 
 
 class GameService:
@@ -107,8 +113,8 @@ class GameService:
     ) -> GameRecord:
         try:
             info = registry.get(kind)
-        except KeyError as exc:
-            raise SessionError(str(exc.args[0])) from None
+        except KeyError:
+            raise SessionError(unknown_game(kind)) from None
         settings = await self.settings(guild_id)
         if not settings.game_enabled(kind):
             raise NotAllowed(f"{info.title} is turned off in this server (`/config set enabled_games`).")
@@ -140,8 +146,9 @@ class GameService:
             info = registry.get(rec.kind)
             if len(rec.seats) >= info.game_class.MAX_PLAYERS:
                 raise SessionError(f"The lobby is full ({info.game_class.MAX_PLAYERS} seats).")
-            seats = [*rec.seats, self._new_seat(rec, user_id=actor.user_id, name=actor.name)]
-            return await self._save_lobby(rec, seats, f"{actor.name} joined.")
+            seat = self._new_seat(rec, user_id=actor.user_id, name=actor.name)
+            # Names go into texts as placeholders, filled once when shown (never raw here).
+            return await self._save_lobby(rec, [*rec.seats, seat], f"{{{seat.seat}}} joined.")
 
     async def leave(self, game_id: int, actor: Actor) -> Outcome:
         async with self.lock(game_id):
@@ -152,7 +159,8 @@ class GameService:
             seats = _renumber([s for s in rec.seats if s is not seat])
             humans = [s for s in seats if not s.is_ai]
             if not humans:
-                closed = Event("lobby", f"{actor.name} left; the lobby was closed: nobody is left.")
+                closed = Event("lobby", "{actor} left; the lobby was closed: nobody is left.",
+                               data={"names": {"actor": actor.name}})
                 await self.db.save_game(rec.id, rec.version, status="cancelled", seats=seats, clear_timers=True,
                                         announce=_dicts([closed]))
                 return Outcome(await self.db.load_game(rec.id), events=[closed],
@@ -160,7 +168,7 @@ class GameService:
             if rec.host_user_id == actor.user_id:
                 # The host left: the longest-seated human takes over, so the lobby still has an owner.
                 await self._set_host(rec.id, humans[0].user_id)
-            return await self._save_lobby(rec, seats, f"{actor.name} left.")
+            return await self._save_lobby(rec, seats, "{actor} left.", {"actor": actor.name})
 
     async def add_ai(self, game_id: int, actor: Actor, level: str | None = None) -> Outcome:
         async with self.lock(game_id):
@@ -208,7 +216,7 @@ class GameService:
                 raise SessionError("This game has already ended.")
             if actor.user_id != rec.host_user_id and not actor.is_admin:
                 raise NotAllowed("Only the host or someone with Manage Server can cancel this game.")
-            event = Event("cancel", f"The game was cancelled by {actor.name}.")
+            event = Event("cancel", "The game was cancelled by {actor}.", data={"names": {"actor": actor.name}})
             await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True,
                                     announce=_dicts([event]))
             rec = await self.db.load_game(rec.id)
@@ -257,7 +265,7 @@ class GameService:
                 result = {
                     "scores": {},
                     "ranking": [winners, [seat.seat]] if winners else [[seat.seat]],
-                    "reason": f"{seat.display_name} resigned.",
+                    "reason": f"{{{seat.seat}}} resigned.",
                 }
                 rec = await self._finish(rec, game, result, resigned={seat.seat}, action=ActionRow(
                     seat.seat, "resign", "system", actor.user_id), events=[event])
@@ -385,8 +393,9 @@ class GameService:
     async def _set_host(self, game_id: int, user_id: int | None) -> None:
         await self.db.set_host(game_id, user_id)
 
-    async def _save_lobby(self, rec: GameRecord, seats: list[SeatRecord], text: str) -> Outcome:
-        event = Event("lobby", text)
+    async def _save_lobby(self, rec: GameRecord, seats: list[SeatRecord], text: str,
+                          names: dict[str, str] | None = None) -> Outcome:
+        event = Event("lobby", text, data={"names": names or {}})
         await self.db.save_game(rec.id, rec.version, seats=_renumber(seats), announce=_dicts([event]))
         return Outcome(await self.db.load_game(rec.id), events=[event])
 
@@ -484,6 +493,14 @@ def _renumber(seats: list[SeatRecord]) -> list[SeatRecord]:
     return [replace(s, position=i) for i, s in enumerate(seats)]
 
 
+MAX_OPTION_VALUE = 100
+
+
+def unknown_game(kind: str) -> str:
+    known = ", ".join(f"`{info.name}`" for info in registry.all_games()) or "none"
+    return f"Unknown game `{echo(kind, 40)}`. Known games: {known}."
+
+
 def parse_options(info: GameInfo, text: str) -> dict[str, Any]:
     """``"extended=on team=off"`` -> typed options; ValueError-free: SessionError on bad input."""
     specs = {o.name: o for o in info.game_class.OPTIONS}
@@ -493,8 +510,11 @@ def parse_options(info: GameInfo, text: str) -> dict[str, Any]:
         name = name.strip().lower()
         if name not in specs:
             known = ", ".join(f"`{n}`" for n in specs) or "none"
-            raise SessionError(f"{info.title} has no option `{name}`. Options: {known}.")
+            raise SessionError(f"{info.title} has no option `{echo(name, 40)}`. Options: {known}.")
         spec = specs[name]
+        if len(raw) > MAX_OPTION_VALUE:  # the engine's refusal would repeat all of it
+            raise SessionError(f"The value of `{name}` is too long ({len(raw):,} characters). "
+                               f"See `/game rules {info.name}` for what it takes.")
         if not sep:
             if isinstance(spec.default, bool):
                 raw = "on"

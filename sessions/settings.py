@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
+from render.text import echo
 from sessions.cardfiles import CARDS_DIR_ENV, HOUSE, house_cards
 
 GAME_KINDS = ("farkle", "ninesons", "flagon")
@@ -30,7 +31,7 @@ def _int_range(key: str, low: int, high: int) -> Callable[[str], int]:
         except ValueError:
             raise ValueError(f"`{key}` takes a whole number from {low} to {high}.") from None
         if not low <= value <= high:
-            raise ValueError(f"`{key}` must be from {low} to {high} (got {value}).")
+            raise ValueError(f"`{key}` must be from {low} to {high} (got {echo(str(value), 20)}).")
         return value
 
     return parse
@@ -40,7 +41,7 @@ def _choice(key: str, choices: tuple[str, ...]) -> Callable[[str], str]:
     def parse(raw: str) -> str:
         value = raw.strip().lower()
         if value not in choices:
-            raise ValueError(f"`{key}` must be one of: {', '.join(choices)} (got `{raw}`).")
+            raise ValueError(f"`{key}` must be one of: {', '.join(choices)} (got `{echo(raw, 40)}`).")
         return value
 
     return parse
@@ -53,7 +54,7 @@ def _bool(key: str) -> Callable[[str], bool]:
             return True
         if value in ("off", "false", "no", "0"):
             return False
-        raise ValueError(f"`{key}` takes on or off (got `{raw}`).")
+        raise ValueError(f"`{key}` takes on or off (got `{echo(raw, 40)}`).")
 
     return parse
 
@@ -76,14 +77,21 @@ def _channels(raw: str) -> list[int]:
     ids = []
     for token in raw.replace(",", " ").split():
         digits = token.strip("<#>")
-        if not digits.isdecimal():
+        if not digits.isdecimal() or len(digits) > 20:  # a channel id is a snowflake (<= 20 digits)
             raise ValueError("`allowed_channels` takes channel mentions (#games) or ids, or `all`.")
         ids.append(int(digits))
     return sorted(set(ids))
 
 
+SHOWN_CHANNELS = 20  # a longer list is summed up, so the confirmation fits one message
+
+
 def _show_channels(value: list[int]) -> str:
-    return " ".join(f"<#{c}>" for c in value) if value else "all channels"
+    if not value:
+        return "all channels"
+    shown = " ".join(f"<#{c}>" for c in value[:SHOWN_CHANNELS])
+    more = len(value) - SHOWN_CHANNELS
+    return f"{shown} and {more} more ({len(value)} channels)" if more > 0 else shown
 
 
 def _farkle_cards(raw: str) -> dict[str, Any]:
@@ -174,5 +182,5 @@ def parse_setting(key: str, raw: str) -> Any:
     """Parse a /config set value; ValueError with the allowed values on bad input."""
     setting = SETTINGS.get(key)
     if setting is None:
-        raise ValueError(f"Unknown setting `{key}`. Settings: {', '.join(SETTINGS)}.")
+        raise ValueError(f"Unknown setting `{echo(key, 40)}`. Settings: {', '.join(SETTINGS)}.")
     return setting.parse(raw)

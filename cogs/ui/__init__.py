@@ -18,8 +18,9 @@ A module may define:
 - ``lobby_fields(rec) -> list[tuple[str, str]]``: extra (name, value) fields on the lobby
   message (for example the teams the seats would form).
 - ``announce(rec, game, public_events) -> str | None``: a short channel message to post after
-  the board update (editing a message notifies nobody; a new one with ``<@id>`` pings), e.g.
-  Farkle's Brawl defender; {p1} placeholders allowed.
+  the board update (editing a message notifies nobody; a new one with a mention pings), e.g.
+  Farkle's Brawl defender; {p1} placeholders name a seat, ``{@p1}`` pings its user (the only
+  pings the message allows; a raw ``<@id>`` in the text pings nobody).
 - ``HANDLERS: dict[str, handler]``: extra custom_id verbs; a handler is
   ``async def handler(bot, interaction, route) -> None``.
 

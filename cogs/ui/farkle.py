@@ -26,6 +26,7 @@ import render
 from cogs import components, routing
 from cogs.components import Layout
 from engine import Event
+from render import text
 from sessions import NotAllowed, SessionError, StaleAction
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ def board_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int, mask:
     if action is not None:
         # A legal selection: the platform's direct action button plays it (version-checked).
         items.append(discord.ui.Button(
-            label=game.describe_action(seat, action)[:80], style=discord.ButtonStyle.primary,
+            label=game.describe_action(seat, action), style=discord.ButtonStyle.primary,
             custom_id=routing.make(rec.id, "a", version, action), row=KEEP_ROW,
         ))
     else:
@@ -131,7 +132,7 @@ async def _on_toggle(bot: DragonTavern, interaction: discord.Interaction, route:
     rows = board_rows(rec, cast("FarkleGame", game), seat.seat, rec.version, int(mask_text))
     if not rows or interaction.message is None:
         raise StaleAction("There are no dice to pick right now.")
-    await interaction.response.edit_message(view=_with_rows(interaction.message, rows, rec.id))
+    await interaction.response.edit_message(view=text.fit_view(_with_rows(interaction.message, rows, rec.id)))
     # A move may have been saved while we answered: then our edit put old buttons back, so
     # draw the current board over it.
     latest, latest_game = await bot.service.load(rec.id)
@@ -150,7 +151,8 @@ MAX_USE_BUTTONS = 15  # rows 1-3; row 0 holds the select of the rest (Loaded Die
 
 
 def _names(rec: GameRecord) -> dict[str, str]:
-    return {s.seat: s.display_name for s in rec.seats}
+    """Names for markdown (message content, embed fields)."""
+    return text.seat_names(rec.seats)
 
 
 def private_message(rec: GameRecord, game: FarkleGame, seat: str, own_events: list[Event], *, page: int
@@ -161,19 +163,19 @@ def private_message(rec: GameRecord, game: FarkleGame, seat: str, own_events: li
 
     names = _names(rec)
     embed = discord.Embed(title=f"🔒 Dragon Farkle — game #{rec.id} (only you see this)",
-                          description=render.render_text("farkle", game.view(seat), names),
+                          description=render.render_text("farkle", game.view(seat), text.seat_names(rec.seats, "code")),
                           colour=discord.Colour.blurple())
     hand = game.view(seat)
     cards = [*hand.get("my_items", []), *hand.get("my_pending", [])]
     if cards:
         embed.add_field(name="Your Magic Items", value="\n".join(
-            f"**{c['name']}**: {c['text']}" for c in cards)[:1024], inline=False)
+            f"**{c['name']}**: {c['text']}" for c in cards), inline=False)
     if own_events:
-        embed.add_field(name="For you", value="\n".join(fill_names(e.text, names) for e in own_events)[:1024],
+        embed.add_field(name="For you", value="\n".join(fill_names(e.text, names) for e in own_events),
                         inline=False)
-    choices = private_actions(game, seat, names)
+    choices = private_actions(game, seat, text.seat_names(rec.seats, "plain"))  # labels: no markdown
     if not choices:
-        return {"embed": embed, "view": None}
+        return text.fit_message({"embed": embed, "view": None})
     embed.set_footer(text="Only you see your items; using one shows it face up to everyone.")
     simple = [(a, label) for a, label in choices if a.count(":") <= 1][:MAX_USE_BUTTONS]
     rest = [(a, label) for a, label in choices if (a, label) not in simple]
@@ -183,10 +185,10 @@ def private_message(rec: GameRecord, game: FarkleGame, seat: str, own_events: li
         if not routing.fits(rec.id, "x", USE, f"{rec.version}:{action}"):
             continue
         view.add_item(discord.ui.Button(
-            label=label[:80], style=discord.ButtonStyle.primary, row=2 + index // 5,
+            label=label, style=discord.ButtonStyle.primary, row=2 + index // 5,
             custom_id=routing.make(rec.id, "x", USE, f"{rec.version}:{action}"),
         ))
-    return {"embed": embed, "view": view}
+    return text.fit_message({"embed": embed, "view": view})
 
 
 async def _on_use(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -252,7 +254,7 @@ def announce(rec: GameRecord, game: FarkleGame, events: list[Event]) -> str | No
     if seat is None or seat.is_ai or seat.user_id is None:
         return None
     attacker = view["current"]
-    mention = f"<@{seat.user_id}>"
+    mention = f"{{@{defender}}}"  # the presenter pings this seat's user, and only them
     # One outcome may hold several turns (AI seats act in it): an earlier Brawl's attack_done
     # must not be read as this Brawl's, whose attack score may not exist yet.
     if any(e.kind == "attack_done" for e in events) and view.get("attack_score") is not None:

@@ -28,6 +28,7 @@ from engine import Event, Game
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
 from engine.flagon.game import SLOT_NAMES, VERB_LABELS
 from render import flagon as flagon_render
+from render import text
 from sessions import SessionError
 from storage import GameRecord
 
@@ -126,12 +127,12 @@ def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
         options = []
         for action in actions[:25]:
             card = cards[action.split(":")[3]]
-            options.append(discord.SelectOption(label=card.name[:100], value=action,
-                                                description=card.text[:100] or None))
+            options.append(discord.SelectOption(label=text.fit(card.name, text.OPTION_LABEL), value=action,
+                                                description=text.fit(card.text, text.OPTION_LABEL) or None))
         placeholder = f"{_cname(cid)} — slot {SLOT_NAMES[slot - 1]}: choose a card"
         if need > 1:
             placeholder += f" ({need} to place)"
-        items.append(discord.ui.Select(placeholder=placeholder[:150], options=options, row=row,
+        items.append(discord.ui.Select(placeholder=text.fit(placeholder, text.PLACEHOLDER), options=options, row=row,
                                        custom_id=routing.make(rec.id, "x", "plan", f"{cid}.{filled}")))
     question = [a for a in private if not a.startswith("plan:")]
     if question:
@@ -139,8 +140,10 @@ def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
         about = _cname(question[0].split(":")[1])
         title = {"daze": f"{about} is Dazed: a card goes into the next slot now",
                  "vision": f"{about}'s Vision becomes…"}.get(verb, "Your secret choice…")
-        options = [discord.SelectOption(label=_arg_label(a.split(":")[2])[:100], value=a) for a in question[:25]]
-        items.append(discord.ui.Select(placeholder=title[:150], options=options, row=min(4, len(items)),
+        options = [discord.SelectOption(label=text.fit(_arg_label(a.split(":")[2]), text.OPTION_LABEL), value=a)
+                   for a in question[: text.SELECT_OPTIONS]]
+        items.append(discord.ui.Select(placeholder=text.fit(title, text.PLACEHOLDER), options=options,
+                                       row=min(4, len(items)),
                                        custom_id=routing.make(rec.id, "x", "plan", "q")))
     return items
 
@@ -165,17 +168,18 @@ def _slot_text(view: dict[str, Any], cid: str) -> str:
 
 def private_message(rec: GameRecord, game: Game, seat: str, own_events: list[Event], *, page: int = 0,
                     note: str | None = None) -> dict[str, Any]:
-    names = {s.seat: s.display_name for s in rec.seats}
+    names = text.seat_names(rec.seats)
     view = game.view(seat)
     embed = discord.Embed(title=f"🔒 The Dragon & Flagon — game #{rec.id} (only you see this)",
-                          description=flagon_render.render_text(view, names), colour=discord.Colour.blurple())
+                          description=flagon_render.render_text(view, text.seat_names(rec.seats, "code")),
+                          colour=discord.Colour.blurple())
     for cid in view.get("me", {}).get("characters", {}):
         char = next((c for c in view["characters"] if c["id"] == cid), None)
         state = " — ✍️ plan now" if char and char["planning"] else ""
-        embed.add_field(name=f"{_cname(cid)}{state}", value=_slot_text(view, cid)[:1024], inline=False)
+        embed.add_field(name=f"{_cname(cid)}{state}", value=_slot_text(view, cid), inline=False)
     lines = _own_lines(view, own_events, names)
     if lines:
-        embed.add_field(name="For you", value="\n".join(lines)[:1024], inline=False)
+        embed.add_field(name="For you", value="\n".join(lines), inline=False)
     rows = plan_rows(rec, game, seat) if not game.is_over else []
     # Always a (possibly empty) layout: an empty one clears old selects when the message is
     # edited, and send_message refuses view=None. Routed by custom_id, never stored.
@@ -189,7 +193,7 @@ def private_message(rec: GameRecord, game: Game, seat: str, own_events: list[Eve
         embed.set_footer(text=footer)
     else:
         embed.set_footer(text="Nothing to plan right now: the board shows who is still planning.")
-    return {"content": note, "embed": embed, "view": layout}
+    return text.fit_message({"content": note, "embed": embed, "view": layout})
 
 
 # -- handlers -------------------------------------------------------------------------------------
@@ -244,7 +248,7 @@ def lobby_fields(rec: GameRecord) -> list[tuple[str, str]]:
     from engine.flagon import new_game
 
     seats = [s.seat for s in rec.seats]
-    names = {s.seat: s.display_name for s in rec.seats}
+    names = text.seat_names(rec.seats)
     if len(seats) < 2:
         return [("Characters", "2–4 players: two characters each; 5–8 players: one each.")]
     try:
@@ -286,7 +290,7 @@ def announce(rec: GameRecord, game: Game, events: list[Event]) -> str | None:
         where = "the board's buttons"
     label = {"slide": f"{_cname(pending['char'])} slides along the wall"}.get(
         pending["verb"], VERB_LABELS.get(pending["verb"], pending["verb"]))
-    return f"<@{seat.user_id}> {acting}: your choice — {label}. Answer with {where}."
+    return f"{{@{seat.seat}}} {acting}: your choice — {label}. Answer with {where}."
 
 
 # -- the board's "Recent" lines ------------------------------------------------------------------

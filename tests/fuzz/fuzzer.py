@@ -17,6 +17,13 @@ is visible in a public message or a DM of another player, or was logged at INFO 
 Every few steps it reloads the game from the database and checks the engine invariants:
 JSON round trip, replay from the action log, and to_act / legal_actions consistency.
 
+Members may carry hostile display names (see ``tests.fuzz.run.build_world``: a mention of
+another member, ``@everyone``, a ``{p1}`` placeholder, backticks and markdown), and
+``long_input`` steps send over-long input (3,000-character options, 5,000-digit numbers, 120
+channel ids). After every step each new or edited message is checked against Discord's limits
+and for pings: nobody but a seated player of that game may be pinged, @everyone never, no
+message may allow more than the users it names, and no name may be filled or unescaped.
+
 The UI is discovered, never assumed: whatever components the game modules put on the board or
 in private prompts get clicked, so the fuzzer keeps working while those modules change.
 """
@@ -54,6 +61,7 @@ GARBAGE = (
     "start:z99", "to:nari:a0", "face:teo:Q", "a1-a1", "9@z9", "0@a1", "3@", "@b2", "tame:S9:z9", "tame:",
     "x" * 300, "dt:1:a:0:recruit", "🐉", "'; DROP TABLE games; --", "resign", "{p1}", "%s%s%n", "null",
     "\u200b", "a" * 101, "-1", "keep:1,5 ", " recruit", "RECRUIT",
+    "7" * 5000, "x" * 3000, "<@1> @everyone {p1} ``` **x**",
 )
 
 # (setting, value) pairs for /config set: valid values, out-of-range ones and unknown keys.
@@ -69,6 +77,11 @@ CONFIG_VALUES = (
     ("enabled_games", "ninesons"), ("enabled_games", "all"), ("allowed_channels", "all"),
     ("nonsense", "1"), ("", ""), ("images", "x" * 200),
 )
+# Over-long input for the long_input kind (issue 12): echoed text must be cut, never lost.
+LONG_OPTIONS = ("x" * 3000, "max_rounds=" + "9" * 5000, "max_rounds=2 " * 240, "=" * 3000, "{p1}` **" * 400)
+LONG_CONFIG = (("afk_strikes", "9" * 4000), ("allowed_channels", "1" * 5000), ("x" * 3000, "on"),
+               ("hidden_pick_mode", "`" * 3000), ("enabled_games", "farkle " * 500))
+
 # Settings that could stop the next lobby from opening; reset before every new game.
 BLOCKING_SETTINGS = ("enabled_games", "allowed_channels", "ai_seats")
 
@@ -79,6 +92,8 @@ KINDS: dict[str, float] = {
     "wrong_channel": 2, "play_dm": 1, "status": 1.5, "autocomplete": 1.5, "config": 1.5, "cancel_nonhost": 0.5,
     "resign": 0.3, "advance_time": 0.7, "restart": 0.2,
 }
+KINDS["long_input"] = 1.5
+CODE_BLOCK = re.compile(r"```.*?```", re.S)  # issue 12: over-long options, numbers and channel lists
 
 
 @dataclass
@@ -95,6 +110,7 @@ class Stats:
     messages_scanned: int = 0
     log_lines_scanned: int = 0
     leaks: list[str] = field(default_factory=list)
+    limit_checks: int = 0  # messages checked against Discord's limits and for pings
     failures: list[str] = field(default_factory=list)  # swallowed errors, unacknowledged, 💥, invariants
     secrets_seen: set[str] = field(default_factory=set)
     max_step_seconds: float = 0.0
@@ -108,6 +124,7 @@ class Stats:
             ("games abandoned/cancelled", sum(self.games_other_end.values())),
             ("invariant checks", self.invariant_checks), ("public/DM messages scanned", self.messages_scanned),
             ("log lines scanned", self.log_lines_scanned), ("distinct secrets tracked", len(self.secrets_seen)),
+            ("messages checked: limits and pings", self.limit_checks),
             ("leaks found", len(self.leaks)), ("failures", len(self.failures)),
             ("slowest step (s)", f"{self.max_step_seconds:.2f}"), ("time (s)", f"{self.seconds:.1f}"),
         ]
@@ -241,6 +258,46 @@ def message_text(message: Any) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def over_limits(message: Any) -> list[str]:
+    """What of a stored message exceeds Discord's limits (render.text holds the numbers)."""
+    from render import text
+
+    problems = []
+    if len(message.content or "") > text.CONTENT:
+        problems.append(f"content of {len(message.content)} characters")
+    total = 0
+    for embed in message.embeds:
+        parts = {"title": (embed.get("title") or "", text.EMBED_TITLE),
+                 "description": (embed.get("description") or "", text.EMBED_DESCRIPTION),
+                 "footer": ((embed.get("footer") or {}).get("text") or "", text.FOOTER),
+                 "author": ((embed.get("author") or {}).get("name") or "", text.AUTHOR)}
+        fields = embed.get("fields") or []
+        if len(fields) > text.FIELDS:
+            problems.append(f"{len(fields)} embed fields")
+        for i, f in enumerate(fields):
+            parts[f"field {i} name"] = (f.get("name") or "", text.FIELD_NAME)
+            parts[f"field {i} value"] = (f.get("value") or "", text.FIELD_VALUE)
+        for part, (value, limit) in parts.items():
+            total += len(value)
+            if len(value) > limit:
+                problems.append(f"embed {part} of {len(value)} characters")
+    if total > text.EMBED_TOTAL:
+        problems.append(f"embeds of {total} characters")
+    for component in walk(message.components):
+        if len(component.get("label") or "") > text.BUTTON_LABEL:
+            problems.append(f"button label {component['label'][:20]!r}… of {len(component['label'])}")
+        if len(component.get("placeholder") or "") > text.PLACEHOLDER:
+            problems.append(f"placeholder of {len(component['placeholder'])}")
+        options = component.get("options") or []
+        if len(options) > text.SELECT_OPTIONS:
+            problems.append(f"select of {len(options)} options")
+        for option in options:
+            for key in ("label", "value", "description"):
+                if len(option.get(key) or "") > text.OPTION_LABEL:
+                    problems.append(f"select option {key} of {len(option[key])}")
+    return problems
+
+
 def walk(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for row in rows:
@@ -301,6 +358,8 @@ class Fuzzer:
         self._leak_keys: set[tuple[Any, ...]] = set()
         self._pool: list[tuple[str, int, int, dict[str, Any]]] = []  # (member, channel, message, data)
         self._changed_blocking = False
+        self._limits_seen: dict[int, tuple[Any, ...]] = {}  # message id -> what was checked
+        self._seated_users: dict[int, set[int]] = {}  # game id -> human users ever seated in it
         if closed_dm:
             dm = self.members[closed_dm].actor.user.dm_channel
             env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007,
@@ -481,6 +540,8 @@ class Fuzzer:
                 self._changed_blocking = True
             who = self.admin if rng.random() < 0.85 else anyone
             await self._send(kind, who, who.actor.slash(self.channel, "config set", setting=setting, value=value))
+        elif kind == "long_input":
+            await self._long_input(kind, anyone)
         elif kind == "cancel_nonhost":
             member = self.members.get("carol", anyone)
             await self._send(kind, member, member.actor.slash(self.channel, "game cancel"))
@@ -669,6 +730,81 @@ class Fuzzer:
             self.stats.failures.append(f"step {self.stats.steps} {kind}: bot raised {error!r}")
         self._claim_new_messages()
         await self._leak_scan(kind)
+        await self._limits_and_pings_scan(kind)
+
+    async def _long_input(self, kind: str, anyone: Member) -> None:
+        """Input far over what a reply can echo: each must get a short private answer (a
+        lobby refused, a setting saved or refused), never a 400 swallowed or a 💥."""
+        choice = self.rng.randrange(5)
+        if choice == 0:
+            await self._send(kind, anyone, anyone.actor.slash(self.channel, "game new", game=self.kind,
+                                                              options=self.rng.choice(LONG_OPTIONS)))
+        elif choice == 1:
+            await self._send(kind, anyone, anyone.actor.slash(self.channel, "game new", game="g" * 3000))
+        elif choice == 2:  # 120 channels, this game's among them so it can go on
+            ids = [self.channel.id, self.other.id, *(10**17 + i for i in range(118))]
+            self._changed_blocking = True
+            await self._send(kind, self.admin, self.admin.actor.slash(
+                self.channel, "config set", setting="allowed_channels", value=" ".join(map(str, ids))))
+        elif choice == 3:
+            setting, value = self.rng.choice(LONG_CONFIG)
+            self._changed_blocking = True
+            await self._send(kind, self.admin, self.admin.actor.slash(self.channel, "config set", setting=setting,
+                                                                      value=value))
+        else:  # the largest game number Discord lets through
+            await self._send(kind, anyone, anyone.actor.slash(self.channel, "play", action="7" * 5000,
+                                                              game=2**53 - 1))
+
+    async def _limits_and_pings_scan(self, kind: str) -> None:
+        """Every new or edited message (public, ephemeral, DM) fits Discord's limits, pings
+        only seated players of its game (never @everyone, never a role), allows no more than
+        the users it names, and shows hostile names escaped: a name's "{p1}" unfilled, its
+        mention and markdown inert."""
+        if self.gid is not None:
+            rec = await self.bot.service.db.load_game(self.gid)
+            seated = self._seated_users.setdefault(rec.id, set())
+            seated |= {s.user_id for s in rec.seats if s.user_id and not s.is_ai}
+        for store in self.env.backend.messages.values():
+            for message in store.values():
+                signature = (message.content, message.embeds, message.components, message.allowed_mentions,
+                             tuple(message.ping_user_ids))
+                last = self._limits_seen.get(message.id)
+                if last is not None and all(a is b or a == b for a, b in zip(last, signature, strict=True)):
+                    continue
+                self._limits_seen[message.id] = signature
+                self.stats.limit_checks += 1
+                where = f"step {self.stats.steps} {kind}: message {message.id}"
+                for problem in over_limits(message):
+                    self.stats.failures.append(f"{where} {problem}")
+                allowed = message.allowed_mentions
+                game = self._message_game.get(message.id, self.gid or 0)
+                seated = self._seated_users.get(game, set())
+                if message.mention_everyone or message.ping_role_ids:
+                    self.stats.failures.append(f"{where} pinged @everyone or a role")
+                if not set(message.ping_user_ids) <= seated:
+                    self.stats.failures.append(f"{where} pinged {message.ping_user_ids}, not seated in game {game}")
+                content = message.content or ""
+                if "<@" in content or "@everyone" in content or "@here" in content:
+                    # Text that could ping: the policy must name exactly whom it allows.
+                    if allowed.everyone or allowed.users is None or allowed.roles is None or allowed.roles:
+                        self.stats.failures.append(f"{where} allows every user, a role or @everyone: {allowed}")
+                    elif not allowed.users <= seated:
+                        self.stats.failures.append(f"{where} allows users {sorted(allowed.users - seated)}")
+                if message.flags & EPHEMERAL:
+                    continue  # a reply echoing its reader's own input (cut) is theirs to see
+                # Markdown only: inside a code block names are shown raw but for backticks
+                # (nothing renders or pings there), and the fence must survive them.
+                shown = CODE_BLOCK.sub("", "\n".join([content, *(json.dumps(e, ensure_ascii=False)
+                                                                  for e in message.embeds)]))
+                parts = [content, *(e.get("description") or "" for e in message.embeds),
+                         *(f.get("value") or "" for e in message.embeds for f in e.get("fields") or [])]
+                if any(part.count("```") % 2 for part in parts):
+                    self.stats.failures.append(f"{where} leaves a code block open (a name's backticks?)")
+                for raw in ("@everyone", "``` **x**"):
+                    if raw in shown:
+                        self.stats.failures.append(f"{where} shows a name unescaped: {raw!r}")
+                if "@\u200beveryone " in shown and "@\u200beveryone {p1}" not in shown:
+                    self.stats.failures.append(f"{where} filled the {{p1}} in a player's name")
 
     def _claim_new_messages(self) -> None:
         for store in self.env.backend.messages.values():

@@ -25,12 +25,18 @@ GAMES = ("farkle", "ninesons", "flagon")
 
 
 def build_world(env: Any) -> tuple[Any, Any, Any, dict[str, Any]]:
-    """A guild with the game channel, another channel, two players, a bystander and an admin."""
+    """A guild with the game channel, another channel, two players, a bystander and an admin.
+    The players have hostile display names (issue 12): alice a 32-character one full of
+    markdown, bob one that mentions the bystander and @everyone, holds a {p1} placeholder and
+    opens a code block."""
     guild = env.create_guild()
     channel = guild.create_text_channel("games")
     other = guild.create_text_channel("chat")
     admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    members = {name: guild.add_member(env.create_user(name)) for name in ("alice", "bob", "carol")}
+    users = {name: env.create_user(name) for name in ("alice", "bob", "carol")}
+    nicks = {"alice": "**__alice__** ~~||#> [a](b)||~~x",
+             "bob": f"<@{users['carol'].id}> @everyone {{p1}} ``` **x**"}
+    members = {name: guild.add_member(user, nick=nicks.get(name)) for name, user in users.items()}
     members["admin"] = guild.add_member(env.create_user("admin"), roles=[admins])
     return guild, channel, other, members
 

@@ -43,7 +43,8 @@ async def test_fuzzed_game_stays_sound(simcord_env, simcord_bot, kind):
 async def test_same_seed_same_run(simcord_env, simcord_bot):
     # Two fuzzers with one seed, each in its own fresh guild, make exactly the same moves.
     first = await fuzz(simcord_env, simcord_bot, "farkle", 120, seed=11)
-    second = await fuzz(simcord_env, simcord_bot, "farkle", 120, seed=11)
+    # The second run drives the bot that is running now (the first may have restarted it).
+    second = await fuzz(simcord_env, first.bot, "farkle", 120, seed=11)
     db = second.bot.service.db  # the latest bot: the fuzzer may have restarted it
     assert len(first.game_ids) == len(second.game_ids) >= 2
     # The last game of the first run is left out: it was still running while the second run
@@ -82,3 +83,50 @@ def test_name_pattern_does_not_match_inside_a_longer_name():
     assert not name_pattern("Move", names).search("Sir Goodheart — Move (2nd copy)")
     assert name_pattern("Move", names).search("Sir Goodheart — Move, then Charge")
     assert not name_pattern("Charge", names).search("Recharge")
+
+
+async def test_scan_catches_unescaped_names(simcord_env, simcord_bot, monkeypatch):
+    # Names shown raw: the hostile name's mention, @everyone and code fence reach the board.
+    import render.text
+
+    monkeypatch.setattr(render.text, "shown_name", lambda raw, form="markdown": raw)
+    fuzzer = await fuzz(simcord_env, simcord_bot, "farkle", 30)
+    assert any("unescaped" in failure for failure in fuzzer.stats.failures), fuzzer.stats.failures
+    simcord_env.errors  # noqa: B018 - inspected
+
+
+async def test_scan_catches_unintended_pings(simcord_env, simcord_bot, monkeypatch):
+    # A ping that also allows (and pings) a member who is not seated.
+    import cogs.presenter
+
+    original = cogs.presenter.fill_mentions
+    guild_members: list[int] = []
+
+    def loud(template, rec, names):
+        content, pinged = original(template, rec, names)
+        return f"{content} <@{guild_members[0]}>", [*pinged, guild_members[0]]
+
+    monkeypatch.setattr(cogs.presenter, "fill_mentions", loud)
+    guild, channel, other, members = build_world(simcord_env)
+    guild_members.append(members["carol"].id)
+    fuzzer = Fuzzer(simcord_env, simcord_bot, guild, channel, other, members, kind="farkle", seed=3)
+    await fuzzer.run(150)
+    assert any("pinged" in failure for failure in fuzzer.stats.failures), fuzzer.stats.failures
+    assert any("allows users" in failure for failure in fuzzer.stats.failures), fuzzer.stats.failures
+
+
+def test_over_limits_names_each_excess():
+    from types import SimpleNamespace
+
+    from tests.fuzz.fuzzer import over_limits
+
+    message = SimpleNamespace(
+        content="c" * 2001,
+        embeds=[{"title": "t" * 257, "fields": [{"name": "n", "value": "v" * 1025}] * 26}],
+        components=[{"type": 1, "components": [{"type": 2, "label": "b" * 81},
+                                               {"type": 3, "options": [{"label": "o" * 101, "value": "v"}] * 26}]}],
+    )
+    problems = " | ".join(over_limits(message))
+    for expected in ("content of 2001", "embed title of 257", "26 embed fields", "value of 1025", "embeds of",
+                     "button label", "select of 26 options", "select option label of 101"):
+        assert expected in problems, problems

@@ -38,4 +38,4 @@ def test_farkle_defender_ping_after_an_earlier_brawl_in_the_same_outcome():
                      created_at=0.0, updated_at=0.0, seats=seats)
     earlier = Event("attack_done", "{p2}'s Brawl attack score is 300. {p1} defends.")
     text = farkle_ui.announce(rec, game, [earlier, *new_brawl])
-    assert text is not None and "<@42>" in text and "brawls with you" in text
+    assert text is not None and "{@p2}" in text and "brawls with you" in text
