@@ -192,7 +192,7 @@ class GameService:
                 )
             extra = (await self.settings(rec.guild_id)).start_arguments(rec.kind)
             try:
-                game = info.new_game([s.seat for s in rec.seats], rec.seed, **rec.options, **extra)
+                game = await self.new_game_for(rec, extra)
             except InvalidSetup as exc:  # options x seats the rules cannot start: nothing is saved
                 raise SessionError(f"{info.title} can't start like this: {exc}") from None
             events = [Event("start", f"{info.title} begins!")]
@@ -335,13 +335,25 @@ class GameService:
         game = await self._restore(rec) if rec.state is not None else None
         return rec, game
 
+    async def new_game_for(self, rec: GameRecord, setup: dict[str, Any] | None = None) -> Game:
+        """The game exactly as :meth:`start` creates it from a lobby record. :meth:`replay` (and
+        anything else that rebuilds a game from its seed) goes through here too, so whatever
+        start passes to ``new_game`` is passed the same way on replay.
+
+        Players are the seat ids in seat position order: lobby churn (leave, re-join) hands out
+        seat ids out of order, and positions never change after the start (resign and AFK
+        hand a seat to an AI in place). ``setup``: the arguments that come from the server's
+        settings (start passes them); by default those the saved game started with."""
+        if setup is None:
+            setup = registry.restore(rec.kind, rec.state).setup_arguments() if rec.state else {}
+        info = registry.get(rec.kind)
+        players = [s.seat for s in sorted(rec.seats, key=lambda s: s.position)]
+        return info.new_game(players, rec.seed, **rec.options, **setup)
+
     async def replay(self, game_id: int) -> Game:
         """Rebuild a game from its seed and action log (a check that the log is complete)."""
         rec = await self.db.load_game(game_id)
-        info = registry.get(rec.kind)
-        players = sorted((s.seat for s in rec.seats), key=lambda p: int(p[1:]))
-        setup = registry.restore(rec.kind, rec.state).setup_arguments() if rec.state else {}
-        game = info.new_game(players, rec.seed, **rec.options, **setup)
+        game = await self.new_game_for(rec)
         for logged in await self.db.actions(game_id):
             if logged.source != "system":
                 game.play(logged.seat, logged.action)

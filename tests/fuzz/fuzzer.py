@@ -741,9 +741,8 @@ class Fuzzer:
         public = self._public_names.setdefault(rec.id, set())
         shadow = self._shadows.get(rec.id)
         if shadow is None:
-            info = registry.get(rec.kind)
-            players = sorted((s.seat for s in rec.seats), key=lambda p: int(p[1:]))
-            shadow = self._shadows[rec.id] = [info.new_game(players, rec.seed, **rec.options), 0]
+            # Built exactly as the service started it (seat order after lobby churn included).
+            shadow = self._shadows[rec.id] = [await self.bot.service.new_game_for(rec), 0]
         actions = await self.bot.service.db.actions(rec.id)
         game, done = shadow
         for row in actions[done:]:
