@@ -45,6 +45,7 @@ class Games(commands.Cog):
         assert interaction.guild_id is not None and interaction.channel_id is not None
         rec = await self.bot.service.create(game, interaction.guild_id, interaction.channel_id,
                                             actor_of(interaction), options)
+        await self.bot.timers.refresh(rec.id)  # the lobby's closing time
         await self.bot.outbox.deliver_now(rec.id)  # the lobby message, queued with the lobby
         await interaction.followup.send(f"Lobby #{rec.id} is open in this channel. Others press **Join**; "
                                         "you press **Start** when everyone is in.", ephemeral=True)

@@ -64,7 +64,7 @@ class Presenter:
         embed = discord.Embed(
             title=f"{info.emoji} {info.title} — lobby #{rec.id}",
             description=f"{cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players. Press **Join** to take a seat; "
-            "the host presses **Start**.",
+            "the host presses **Start**." + await self._lobby_closes(rec),
             colour=discord.Colour.gold(),
         )
         seats = "\n".join(
@@ -81,6 +81,10 @@ class Presenter:
         embed.set_footer(text=f"/game rules {rec.kind} for the rules")
         view = components.lobby_components(rec, info.ai_levels, settings["ai_seats"])
         return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": []})
+
+    async def _lobby_closes(self, rec: GameRecord) -> str:
+        deadline = await self.bot.service.lobby_deadline(rec.id)
+        return "" if deadline is None else f"\nIf nobody starts it, this lobby closes <t:{int(deadline)}:R>."
 
     async def board_message(self, rec: GameRecord, game: Game) -> dict[str, Any]:
         info = registry.get(rec.kind)
@@ -228,8 +232,11 @@ class Presenter:
 
     async def _closed_lobby(self, rec: GameRecord) -> dict[str, Any]:
         info = registry.get(rec.kind)
+        # Every way a lobby is cancelled queues a line saying why (cancelled by the host, nobody
+        # left, nobody started it in time); it is the last Recent line.
+        why = f"\n{rec.recent[-1][:1500]}" if rec.status == "cancelled" and rec.recent else ""
         embed = discord.Embed(title=f"{info.emoji} {info.title} — lobby #{rec.id}",
-                              description=f"This lobby was {rec.status}.", colour=discord.Colour.dark_grey())
+                              description=f"This lobby was {rec.status}.{why}", colour=discord.Colour.dark_grey())
         return {"content": None, "embed": embed, "view": None, "attachments": []}
 
     async def _put_board(self, rec: GameRecord, message: dict[str, Any]) -> None:

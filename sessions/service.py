@@ -29,6 +29,8 @@ from storage.db import DAMAGED_MESSAGE
 log = logging.getLogger(__name__)
 
 TURN_TIMER = "turn"
+LOBBY_TIMER = "lobby"  # an open lobby closes when it runs out (the guild's lobby_timeout)
+TIMER_PURPOSES = (TURN_TIMER, LOBBY_TIMER)
 # A runaway engine or AI must never spin the bot forever.
 _MAX_AUTOMATIC_ACTIONS = 5000
 
@@ -77,6 +79,7 @@ class GameService:
         self._seed_source = seed_source
         self._locks: dict[int, asyncio.Lock] = {}
         self._settings: dict[int, GuildSettings] = {}
+        self._host_locks: dict[tuple[int, int], asyncio.Lock] = {}  # (guild, member): one /game new at a time
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -122,21 +125,55 @@ class GameService:
             raise NotAllowed("Games can't be started in this channel. An admin can change `allowed_channels`.")
         options = parse_options(info, options_text)
         host_seat = SeatRecord(seat="p1", position=0, user_id=host.user_id, ai_level=None, display_name=host.name)
-        try:
-            return await self.db.create_game(
-                kind=kind,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                host_user_id=host.user_id,
-                options=options,
-                seed=self._seed_source(),
-                seats=[host_seat],
-                announce=[],  # the lobby message itself
-            )
-        except ChannelBusy:
-            raise SessionError(
-                "This channel already has a game. Finish it, `/game cancel` it, or use another channel."
-            ) from None
+        async with self._host_locks.setdefault((guild_id, host.user_id), asyncio.Lock()):
+            await self._check_lobby_limit(guild_id, host, settings)
+            try:
+                rec = await self.db.create_game(
+                    kind=kind,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    host_user_id=host.user_id,
+                    options=options,
+                    seed=self._seed_source(),
+                    seats=[host_seat],
+                    announce=[],  # the lobby message itself
+                )
+            except ChannelBusy:
+                raise SessionError(
+                    "This channel already has a game. Finish it, `/game cancel` it, or use another channel."
+                ) from None
+            # If the process dies before this, arm_lobby_timers() sets it at the next start-up.
+            await self.db.set_timer(rec.id, LOBBY_TIMER, rec.created_at + settings["lobby_timeout"])
+            return rec
+
+    async def _check_lobby_limit(self, guild_id: int, host: Actor, settings: GuildSettings) -> None:
+        """Refuse a new lobby to a member who already hosts the most open lobbies allowed."""
+        limit = settings["max_lobbies_per_member"]
+        held = [g for g in await self.db.games(guild_id=guild_id, statuses=("lobby",))
+                if g.host_user_id == host.user_id]
+        if len(held) < limit:
+            return
+        which = ", ".join(f"#{g.id} {_title(g.kind)} in <#{g.channel_id}>" for g in held)
+        raise NotAllowed(
+            f"You already host {len(held)} open {'lobby' if len(held) == 1 else 'lobbies'} in this server, "
+            f"the most one member may hold: {which}. Start one, or close it with its **Cancel** button "
+            "(or `/game cancel` in its channel), before opening another."
+        )
+
+    async def lobby_deadline(self, game_id: int) -> float | None:
+        """When an open lobby closes unless its host starts it (None once it is not open)."""
+        return await self.db.timer(game_id, LOBBY_TIMER)
+
+    async def arm_lobby_timers(self) -> int:
+        """Give every open lobby without a closing time one (lobbies from before lobby timeouts
+        existed, or a crash between creating a lobby and setting its timer). Returns how many."""
+        armed = 0
+        for rec in await self.db.games(statuses=("lobby",)):
+            if await self.db.timer(rec.id, LOBBY_TIMER) is None:
+                settings = await self.settings(rec.guild_id)
+                await self.db.set_timer(rec.id, LOBBY_TIMER, rec.created_at + settings["lobby_timeout"])
+                armed += 1
+        return armed
 
     async def join(self, game_id: int, actor: Actor) -> Outcome:
         async with self.lock(game_id):
@@ -200,12 +237,12 @@ class GameService:
                 )
             extra = (await self.settings(rec.guild_id)).start_arguments(rec.kind)
             try:
-                game = info.new_game([s.seat for s in rec.seats], rec.seed, **rec.options, **extra)
+                game = await self.new_game_for(rec, extra)
             except InvalidSetup as exc:  # options x seats the rules cannot start: nothing is saved
                 raise SessionError(f"{info.title} can't start like this: {exc}") from None
             events = [Event("start", f"{info.title} begins!")]
             version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), status="active",
-                                              announce=_dicts(events))
+                                              announce=_dicts(events), clear_timers=True)  # the lobby's closing time
             rec = replace(rec, version=version, status="active", state=game.to_dict())
             return await self._after_change(rec, game, events, previous_to_act=[])
 
@@ -280,7 +317,10 @@ class GameService:
             return await self._after_change(rec, game, [event], previous_to_act=game.to_act())
 
     async def on_timer(self, game_id: int, purpose: str) -> Outcome | None:
-        """A turn timer ran out: apply the guild's AFK policy. Returns None if nothing was due."""
+        """A timer ran out: a lobby closes, or a turn's AFK policy applies. Returns None if
+        nothing was due."""
+        if purpose == LOBBY_TIMER:
+            return await self._close_unstarted_lobby(game_id)
         async with self.lock(game_id):
             rec = await self.db.load_game(game_id)
             deadline = await self.db.timer(game_id, purpose)
@@ -333,6 +373,24 @@ class GameService:
                 rec = await self.db.load_game(rec.id)
             return await self._after_change(rec, game, events, previous_to_act=previous)
 
+    async def _close_unstarted_lobby(self, game_id: int) -> Outcome | None:
+        async with self.lock(game_id):
+            rec = await self.db.load_game(game_id)
+            deadline = await self.db.timer(game_id, LOBBY_TIMER)
+            if deadline is None:
+                return None
+            if rec.status != "lobby":  # started or closed meanwhile: the timer is left over
+                await self.db.clear_timer(game_id, LOBBY_TIMER)
+                return None
+            if deadline > self._clock() + 0.001:
+                return None  # not due yet; the scheduler will come back
+            text = (f"⌛ This lobby closed because nobody started it within {_duration(deadline - rec.created_at)}. "
+                    "Open a new one with `/game new`.")
+            closed = Event("lobby_timeout", text)
+            await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True,
+                                    announce=_dicts([closed]))
+            return Outcome(await self.db.load_game(rec.id), events=[closed])
+
     async def set_private_route(self, game_id: int, seat_id: str, route: str) -> None:
         """Remember how a seat receives private prompts ('dm' or 'ephemeral')."""
         await self.db.set_private_route(game_id, seat_id, route)
@@ -343,13 +401,25 @@ class GameService:
         game = await self._restore(rec) if rec.state is not None else None
         return rec, game
 
+    async def new_game_for(self, rec: GameRecord, setup: dict[str, Any] | None = None) -> Game:
+        """The game exactly as :meth:`start` creates it from a lobby record. :meth:`replay` (and
+        anything else that rebuilds a game from its seed) goes through here too, so whatever
+        start passes to ``new_game`` is passed the same way on replay.
+
+        Players are the seat ids in seat position order: lobby churn (leave, re-join) hands out
+        seat ids out of order, and positions never change after the start (resign and AFK
+        hand a seat to an AI in place). ``setup``: the arguments that come from the server's
+        settings (start passes them); by default those the saved game started with."""
+        if setup is None:
+            setup = registry.restore(rec.kind, rec.state).setup_arguments() if rec.state else {}
+        info = registry.get(rec.kind)
+        players = [s.seat for s in sorted(rec.seats, key=lambda s: s.position)]
+        return info.new_game(players, rec.seed, **rec.options, **setup)
+
     async def replay(self, game_id: int) -> Game:
         """Rebuild a game from its seed and action log (a check that the log is complete)."""
         rec = await self.db.load_game(game_id)
-        info = registry.get(rec.kind)
-        players = sorted((s.seat for s in rec.seats), key=lambda p: int(p[1:]))
-        setup = registry.restore(rec.kind, rec.state).setup_arguments() if rec.state else {}
-        game = info.new_game(players, rec.seed, **rec.options, **setup)
+        game = await self.new_game_for(rec)
         for logged in await self.db.actions(game_id):
             if logged.source != "system":
                 game.play(logged.seat, logged.action)
@@ -487,6 +557,23 @@ class GameService:
 
 def _dicts(events: list[Event]) -> list[dict[str, Any]]:
     return [e.to_dict() for e in events]
+
+
+def _title(kind: str) -> str:
+    try:
+        return registry.get(kind).title
+    except KeyError:  # a game no longer installed
+        return kind
+
+
+def _duration(seconds: float) -> str:
+    """``3600`` -> "1 hour", ``5400`` -> "90 minutes", ``45`` -> "45 seconds"."""
+    count, unit = max(0, round(seconds)), "second"
+    for size, name in ((3600, "hour"), (60, "minute")):
+        if count >= size and count % size == 0:
+            count, unit = count // size, name
+            break
+    return f"{count} {unit}{'' if count == 1 else 's'}"
 
 
 def _renumber(seats: list[SeatRecord]) -> list[SeatRecord]:

@@ -134,6 +134,10 @@ SETTINGS: dict[str, Setting] = {
                 f"Dragon Farkle cards: `{HOUSE}` or a file in the operator's card folder ({CARDS_DIR_ENV}); "
                 "checked when set, used by games started afterwards.",
                 _farkle_cards, _show_farkle_cards),
+        Setting("lobby_timeout", 3600, "Seconds an open lobby waits for its host to press Start before it "
+                "closes (60–86400).", _int_range("lobby_timeout", 60, 86400)),
+        Setting("max_lobbies_per_member", 2, "Open lobbies one member may host at once in this server (1–20).",
+                _int_range("max_lobbies_per_member", 1, 20)),
     ]
 }
 

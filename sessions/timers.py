@@ -1,4 +1,5 @@
-"""Runs the turn timers stored in the database: one asyncio task per pending deadline.
+"""Runs the timers stored in the database (turn timers, and the closing time of open lobbies):
+one asyncio task per pending deadline.
 
 Deadlines live in the database, so a restart loses none: ``start()`` re-arms every stored
 timer, and ``refresh(game_id)`` follows the database after each change.
@@ -10,7 +11,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from sessions.service import TURN_TIMER, GameService, Outcome
+from sessions.service import TIMER_PURPOSES, GameService, Outcome
 from storage import DatabaseGone, GameDamaged
 
 log = logging.getLogger(__name__)
@@ -27,17 +28,21 @@ class TimerScheduler:
 
     async def start(self) -> int:
         """Arm every timer in the database; returns how many."""
+        await self._service.arm_lobby_timers()
         timers = await self._service.db.timers()
         for game_id, purpose, deadline in timers:
             self._arm(game_id, purpose, deadline)
         return len(timers)
 
     async def refresh(self, game_id: int) -> None:
-        deadline = await self._service.db.timer(game_id, TURN_TIMER)
-        if deadline is None:
-            self._cancel(game_id, TURN_TIMER)
-        else:
-            self._arm(game_id, TURN_TIMER, deadline)
+        """Follow the database for one game: arm its stored timers, drop the ones it no longer has."""
+        purposes = set(TIMER_PURPOSES) | {purpose for (gid, purpose) in self._tasks if gid == game_id}
+        for purpose in sorted(purposes):
+            deadline = await self._service.db.timer(game_id, purpose)
+            if deadline is None:
+                self._cancel(game_id, purpose)
+            else:
+                self._arm(game_id, purpose, deadline)
 
     def stop(self) -> None:
         for task in self._tasks.values():

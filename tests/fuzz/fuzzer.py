@@ -2,7 +2,8 @@
 leak scan.
 
 Given a simcord env, a guild, channels and members, :class:`Fuzzer` opens a lobby for a game
-kind, fills it (humans + AI seats), starts it and then, for N seeded steps, lets a random
+kind, churns it (members join, leave and re-join, AI seats come in; now and then the lobby runs
+out of time), fills it (humans + AI seats), starts it and then, for N seeded steps, lets a random
 member do a random thing: a legal move by the right player (often, so games progress and
 finish), random clicks and selects on components discovered from the current board, OLD
 messages, DMs and earlier ephemeral replies, replays of components that have since changed
@@ -360,6 +361,7 @@ class Fuzzer:
         self._changed_blocking = False
         self._limits_seen: dict[int, tuple[Any, ...]] = {}  # message id -> what was checked
         self._seated_users: dict[int, set[int]] = {}  # game id -> human users ever seated in it
+        self._churn_closed = 0  # lobbies closed by the churn in a row
         if closed_dm:
             dm = self.members[closed_dm].actor.user.dm_channel
             env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007,
@@ -378,32 +380,135 @@ class Fuzzer:
                 await self._send("setup", self.admin, self.admin.actor.slash(self.channel, "config reset",
                                                                                 setting=setting))
             self._changed_blocking = False
-        host, guest = self.members["alice"], self.members["bob"]
+        host = self.members["alice"]
         result = await self._send("setup", host, host.actor.slash(self.channel, "game new", game=self.kind,
                                                                    options=options))
         assert result is not None and "Lobby #" in (result.response.content or ""), result
         rec = await self.bot.service.db.active_game_in_channel(self.channel.id)
         assert rec is not None
         gid = rec.id
-        info = registry.get(self.kind)
-        lobby = self._message(self.channel.id, rec.board_message_id)
-        humans = 1
-        if info.game_class.MAX_PLAYERS - ai >= 2:
-            await self._send("setup", guest, guest.actor.click(lobby, label="Join"))
-            humans = 2
-        for _ in range(min(ai, info.game_class.MAX_PLAYERS - humans)):
-            await self._send("setup", host, host.actor.select(self._message(self.channel.id, rec.board_message_id),
-                                                              ["easy"], custom_id=f"dt:{gid}:ai"))
+        host = await self._churn_and_fill(gid, ai)
+        if host is None:  # the churn closed the lobby (everyone left, or it ran out of time)
+            return await self.open_game()
         await self._send("setup", host, host.actor.click(self._message(self.channel.id, rec.board_message_id),
                                                          label="Start"))
         rec, game = await self.bot.service.load(gid)
         assert rec.status == "active" and game is not None, f"game {gid} did not start: {rec.status}"
+        await self._check_churned_start(gid)
         self.gid = gid
         self.game_ids.append(gid)
         self._public_names[gid] = set()
         self.stats.games_started += 1
         self._claim_new_messages()
         return gid
+
+    # -- lobby churn ----------------------------------------------------------------------
+    async def _churn_and_fill(self, gid: int, ai: int) -> Member | None:
+        """Lobby churn before the start, through the lobby's own buttons and select as members
+        would: random joins, leaves, re-joins, AI seats, and refused clicks (joining twice,
+        leaving a lobby one is not in, a non-host adding an AI). A leave renumbers positions
+        and a re-join takes the lowest free seat id, so seat ids stop following positions (the
+        order replay must follow). Then the lobby is brought to the game's setup (two humans
+        and ``ai`` AI seats, within the game's limits) and its current host is returned: a host
+        who left handed the lobby on. None when the churn closed the lobby."""
+        rng = self.rng
+        cls = registry.get(self.kind).game_class
+        humans_wanted = 2 if cls.MAX_PLAYERS - ai >= 2 else 1
+        total = min(cls.MAX_PLAYERS, humans_wanted + ai)
+        players = [self.members[k] for k in ("alice", "bob", "carol") if k in self.members]
+        churn = self._churn_closed < 2  # two closed lobbies in a row: open the next one plainly
+        for _ in range(rng.randint(1, 8) if churn else 0):
+            rec = await self.bot.service.db.load_game(gid)
+            if rec.status != "lobby":
+                break
+            op = rng.choice(("join", "join", "leave", "rejoin", "rejoin", "ai", "ai", "ai_nonhost"))
+            member = rng.choice(players)
+            host = self._member_of(rec.host_user_id)
+            seated = [self._member_of(s.user_id) for s in rec.seats if not s.is_ai and s.user_id]
+            if op in ("leave", "rejoin") and len(seated) == 1 and rng.random() < 0.8:
+                op = "join"  # the last human leaving closes the lobby: now and then only
+            if op == "join":
+                await self._lobby_click(member, gid, "join")
+            elif op == "leave":
+                await self._lobby_click(member, gid, "leave")
+            elif op == "rejoin":
+                # Someone not in the last seat, when there is one: their seat id comes back at the end.
+                member = rng.choice(seated[:-1] if len(rec.seats) > 1 and len(seated) > 1 else seated)
+                await self._lobby_click(member, gid, "leave")
+                await self._lobby_click(member, gid, "join")
+            elif op == "ai" and sum(s.is_ai for s in rec.seats) < ai:
+                await self._lobby_click(host, gid, "ai")
+            elif op == "ai_nonhost":
+                others = [p for p in players if p is not host]
+                await self._lobby_click(rng.choice(others), gid, "ai")
+        if churn and rng.random() < 0.06:
+            await self._let_lobby_expire(gid)
+        for _ in range(12):  # bring the lobby to the setup's size
+            rec = await self.bot.service.db.load_game(gid)
+            if rec.status != "lobby":
+                break
+            humans = [self._member_of(s.user_id) for s in rec.seats if not s.is_ai and s.user_id]
+            ais = sum(s.is_ai for s in rec.seats)
+            host = self._member_of(rec.host_user_id)
+            if len(rec.seats) > total:
+                await self._lobby_click(next(h for h in reversed(humans) if h is not host), gid, "leave")
+            elif len(rec.seats) == total:
+                break
+            elif len(humans) < humans_wanted or ais >= ai:
+                await self._lobby_click(next(p for p in players if p not in humans), gid, "join")
+            else:
+                await self._lobby_click(host, gid, "ai")
+        rec = await self.bot.service.db.load_game(gid)
+        if rec.status != "lobby":
+            self._churn_closed += 1
+            self.stats.games_other_end[f"lobby {rec.status}"] += 1
+            return None
+        self._churn_closed = 0
+        return self._member_of(rec.host_user_id)
+
+    async def _lobby_click(self, member: Member, gid: int, verb: str) -> None:
+        rec = await self.bot.service.db.load_game(gid)
+        lobby = self._message(self.channel.id, rec.board_message_id)
+        custom_id = f"dt:{gid}:{verb}"
+        if verb == "ai":
+            call = member.actor.select(lobby, ["easy"], custom_id=custom_id)
+            data: dict[str, Any] = {"custom_id": custom_id, "component_type": STRING_SELECT, "values": ["easy"]}
+        else:
+            call = member.actor.click(lobby, custom_id=custom_id)
+            data = {"custom_id": custom_id, "component_type": BUTTON}
+        self._pool.append((member.key, self.channel.id, lobby.id, data))  # replayed later, on the board
+        del self._pool[:-200]
+        self.stats.kinds[f"lobby {verb}"] += 1
+        await self._send(f"lobby {verb}", member, call)  # checked by the next after_step, like setup
+
+    async def _let_lobby_expire(self, gid: int) -> None:
+        """Nobody presses Start: the lobby closes at its deadline, saying why on its message."""
+        deadline = await self.bot.service.lobby_deadline(gid)
+        if deadline is None:
+            self.stats.failures.append(f"step {self.stats.steps} game {gid}: an open lobby has no closing time")
+            return
+        await self.env.advance_time(deadline - self.bot.service._clock() + 1)
+        rec = await self.bot.service.db.load_game(gid)
+        text = message_text(self.env.backend.get_message(self.channel.id, rec.board_message_id))
+        if rec.status != "cancelled" or "nobody started it" not in text:
+            self.stats.failures.append(f"step {self.stats.steps} game {gid}: the lobby did not close at its "
+                                       f"deadline ({rec.status}): {text[:200]}")
+
+    async def _check_churned_start(self, gid: int) -> None:
+        """A started game holds no lobby timer and replays from its log (checked again as it runs)."""
+        if await self.bot.service.lobby_deadline(gid) is not None:
+            self.stats.failures.append(f"game {gid}: the lobby timer outlived the start")
+        rec, game = await self.bot.service.load(gid)
+        ids = [s.seat for s in rec.seats]
+        if ids != sorted(ids, key=lambda seat: int(seat[1:])):
+            self.stats.kinds["lobby start with seat ids out of order"] += 1
+        try:
+            same = game is not None and (await self.bot.service.replay(gid)).to_dict() == game.to_dict()
+        except Exception as exc:  # reported, never stops the run
+            same = False
+            ids.append(repr(exc))
+        if not same:
+            self.stats.failures.append(f"game {gid}: replay right after a churned start differs (seats {ids})")
 
     # -- the run --------------------------------------------------------------------------
     async def run(self, steps: int, *, check_every: int = 25) -> Stats:
@@ -877,9 +982,8 @@ class Fuzzer:
         public = self._public_names.setdefault(rec.id, set())
         shadow = self._shadows.get(rec.id)
         if shadow is None:
-            info = registry.get(rec.kind)
-            players = sorted((s.seat for s in rec.seats), key=lambda p: int(p[1:]))
-            shadow = self._shadows[rec.id] = [info.new_game(players, rec.seed, **rec.options), 0]
+            # Built exactly as the service started it (seat order after lobby churn included).
+            shadow = self._shadows[rec.id] = [await self.bot.service.new_game_for(rec), 0]
         actions = await self.bot.service.db.actions(rec.id)
         game, done = shadow
         for row in actions[done:]:
