@@ -483,6 +483,8 @@ class Fuzzer:
 
     async def _let_lobby_expire(self, gid: int) -> None:
         """Nobody presses Start: the lobby closes at its deadline, saying why on its message."""
+        if (await self.bot.service.db.load_game(gid)).status != "lobby":
+            return  # the churn already closed it (its last human left)
         deadline = await self.bot.service.lobby_deadline(gid)
         if deadline is None:
             self.stats.failures.append(f"step {self.stats.steps} game {gid}: an open lobby has no closing time")
