@@ -77,6 +77,9 @@ CONFIG_VALUES = (
     ("ai_seats", "off"), ("ai_seats", "on"),
     ("enabled_games", "ninesons"), ("enabled_games", "all"), ("allowed_channels", "all"),
     ("nonsense", "1"), ("", ""), ("images", "x" * 200),
+    # Card files are the operator's folder only: paths, devices and FIFOs are refused.
+    ("farkle_cards", "/dev/zero"), ("farkle_cards", "../../etc/passwd"), ("farkle_cards", "house"),
+    ("lobby_timeout", "59"), ("max_lobbies_per_member", "0"),
 )
 # Over-long input for the long_input kind (issue 12): echoed text must be cut, never lost.
 LONG_OPTIONS = ("x" * 3000, "max_rounds=" + "9" * 5000, "max_rounds=2 " * 240, "=" * 3000, "{p1}` **" * 400)
