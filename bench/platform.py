@@ -139,6 +139,9 @@ async def startup(n_games: int) -> dict[str, Any]:
         path = Path(tmp) / "start.sqlite3"
         async with await Database.open(path) as db:
             await _open_games(GameService(db), n_games, 0)
+            # A bot that ran these games announced them: nothing is left in the outbox.
+            for game_id in await db.games_with_announcements():
+                await db.finish_announcements(await db.pending_announcements(game_id))
             timers = len(await db.timers())
         bot = create_bot(database_path=path)
         started = time.perf_counter()

@@ -21,6 +21,8 @@ import logging
 import secrets
 from typing import TYPE_CHECKING
 
+import discord
+
 from cogs.errors import AnnouncementDelayed
 from cogs.presenter import RECENT_EVENTS
 from engine import Event
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+UNKNOWN_CHANNEL = 10003  # Discord's error code: the channel was deleted
 # Seconds between retries of a failed delivery; after the last one the game waits for its next
 # click, /game status or a restart.
 RETRY_DELAYS = (15.0, 60.0, 300.0, 900.0)
@@ -58,23 +61,21 @@ class Outbox:
     async def deliver_now(self, game_id: int) -> None:
         """Deliver right after a save. On failure the change stays queued, a retry is scheduled
         and :class:`AnnouncementDelayed` tells the caller the move was saved all the same."""
-        try:
-            await self.deliver(game_id)
-        except Exception as exc:
+        failure = await self._attempt(game_id)
+        if failure is not None:
             ref = secrets.token_hex(3).upper()
             log.warning("game %s: announcing a saved change failed (ref %s); it stays queued", game_id, ref,
-                        exc_info=True)
+                        exc_info=failure)
             self._fell_behind(game_id)
-            raise AnnouncementDelayed(ref) from exc
+            raise AnnouncementDelayed(ref) from failure
 
     async def catch_up(self, game_id: int) -> None:
         """Deliver what an earlier attempt left, if anything (next click, /game status). Never raises."""
         if game_id not in self.behind:
             return
-        try:
-            await self.deliver(game_id)
-        except Exception:
-            log.warning("game %s: catching up on announcements failed; will retry", game_id, exc_info=True)
+        failure = await self._attempt(game_id)
+        if failure is not None:
+            log.warning("game %s: catching up on announcements failed; will retry", game_id, exc_info=failure)
             self._fell_behind(game_id)
 
     async def deliver_all_pending(self) -> int:
@@ -91,6 +92,22 @@ class Outbox:
         self._retries.clear()
 
     # -- internals ------------------------------------------------------------------------
+    async def _attempt(self, game_id: int) -> Exception | None:
+        """Deliver; return what went wrong instead of raising. A game whose channel was deleted
+        has nobody left to tell: its queue is dropped."""
+        try:
+            await self.deliver(game_id)
+        except discord.NotFound as exc:
+            if exc.code != UNKNOWN_CHANNEL:
+                return exc
+            log.info("game %s: its channel no longer exists; its queued announcements are dropped", game_id)
+            db = self.bot.service.db
+            await db.finish_announcements(await db.pending_announcements(game_id))
+            self.behind.discard(game_id)
+        except Exception as exc:
+            return exc
+        return None
+
     async def _deliver(self, game_id: int) -> None:
         db = self.bot.service.db
         pending = await db.pending_announcements(game_id)
@@ -139,11 +156,10 @@ class Outbox:
             await asyncio.sleep(delay)
             if game_id not in self.behind:
                 return
-            try:
-                await self.deliver(game_id)
+            failure = await self._attempt(game_id)
+            if failure is None:
                 log.info("game %s: the delayed announcements went out", game_id)
                 return
-            except Exception:
-                log.warning("game %s: announcing still fails; retrying later", game_id, exc_info=True)
+            log.warning("game %s: announcing still fails; retrying later", game_id, exc_info=failure)
         log.warning("game %s: announcements still queued after %d tries; the next click, /game status or a "
                     "restart tries again", game_id, len(RETRY_DELAYS))

@@ -149,3 +149,16 @@ async def test_a_failed_save_still_says_nothing_changed(world, db_path, monkeypa
     [reply] = private_replies(result)
     assert "could not be saved" in reply and "nothing changed" in reply
     assert isinstance(env.bot, discord.Client)
+
+
+async def test_a_deleted_channel_drops_what_its_game_had_to_announce(world, db_path):
+    """Nobody can read a deleted channel: its game's queue is dropped, not retried forever."""
+    env, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    await start_ninesons(channel, alice, bob)
+    env.inject_error("*", "/channels/*", status=404, code=10003, message="Unknown Channel", times=None)
+    env.inject_error("*", "/channels/*/messages*", status=404, code=10003, message="Unknown Channel", times=None)
+    result = await alice.slash(channel, "play", action="3@b2")
+    assert private_replies(result) == ["✅ Played `3@b2`."]
+    assert stored(db_path, "SELECT COUNT(*) FROM outbox") == [(0,)]
+    assert env.bot.outbox.behind == set()
