@@ -114,7 +114,7 @@ class DragonTavern(commands.Bot):
         self._timers = TimerScheduler(self._service, self._after_timer, _clock)
         for cog in COGS:
             await self.load_extension(cog)
-        self.tree.on_error = self._on_tree_error
+        self.tree.error(self._on_tree_error)
         await self._sync_commands()
         armed = await self._timers.start()
         await self.announce_damaged()  # found before a restart but not announced yet
@@ -227,7 +227,8 @@ class DragonTavern(commands.Bot):
         rec = outcome.record
         settings = await self.service.settings(rec.guild_id)
         info = registry.get(rec.kind)
-        by_dm, by_button = [], []
+        by_dm: list[str] = []
+        by_button: list[str] = []
         for seat in rec.seats:
             if seat.is_ai or seat.user_id is None:
                 continue

@@ -43,7 +43,7 @@ def lobby_components(rec: GameRecord, ai_levels: Sequence[str], ai_allowed: bool
     view.add_item(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger,
                                     custom_id=routing.make(gid, "cancel"), row=0))
     if ai_allowed and ai_levels:
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             placeholder="Add an AI seat…",
             custom_id=routing.make(gid, "ai"),
             options=[discord.SelectOption(label=f"AI ({level})", value=level) for level in ai_levels],

@@ -356,6 +356,7 @@ class GameService:
             # Act for the late seats (easy AI) until they have nothing left to do now.
             info = registry.get(rec.kind)
             unsaved = list(events)  # the strike lines go out with the first save
+            unsaved_seats: list[SeatRecord] | None = seats
             for seat in late:
                 guard = 0
                 while not game.is_over and seat.seat in game.to_act() and guard < _MAX_AUTOMATIC_ACTIONS:
@@ -365,11 +366,11 @@ class GameService:
                     )
                     played = game.play(seat.seat, action)
                     events += played
-                    rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "timeout"), seats,
-                                                  unsaved + played)
-                    seats, unsaved = None, []  # saved with the first action
-            if seats is not None:
-                await self.db.save_game(rec.id, rec.version, seats=seats, announce=_dicts(unsaved))
+                    rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "timeout"),
+                                                  unsaved_seats, unsaved + played)
+                    unsaved_seats, unsaved = None, []  # saved with the first action
+            if unsaved_seats is not None:
+                await self.db.save_game(rec.id, rec.version, seats=unsaved_seats, announce=_dicts(unsaved))
                 rec = await self.db.load_game(rec.id)
             return await self._after_change(rec, game, events, previous_to_act=previous)
 

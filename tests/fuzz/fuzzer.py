@@ -380,9 +380,9 @@ class Fuzzer:
                 await self._send("setup", self.admin, self.admin.actor.slash(self.channel, "config reset",
                                                                                 setting=setting))
             self._changed_blocking = False
-        host = self.members["alice"]
-        result = await self._send("setup", host, host.actor.slash(self.channel, "game new", game=self.kind,
-                                                                   options=options))
+        opener = self.members["alice"]
+        result = await self._send("setup", opener, opener.actor.slash(self.channel, "game new", game=self.kind,
+                                                                       options=options))
         assert result is not None and "Lobby #" in (result.response.content or ""), result
         rec = await self.bot.service.db.active_game_in_channel(self.channel.id)
         assert rec is not None
@@ -621,10 +621,10 @@ class Fuzzer:
             await self._send(kind, other, other.actor.slash(self.channel, "play", action=action))
         elif kind == "wrong_channel":
             command = rng.choice(["play", "game status", "game resign", "game cancel"])
-            options = {"action": rng.choice((*GARBAGE[:5], "recruit"))} if command == "play" else {}
+            options: dict[str, Any] = {"action": rng.choice((*GARBAGE[:5], "recruit"))} if command == "play" else {}
             await self._send(kind, anyone, anyone.actor.slash(self.other, command, **options))
         elif kind == "play_dm":
-            options: dict[str, Any] = {"action": rng.choice((*GARBAGE, "recruit", "pass"))}
+            options = {"action": rng.choice((*GARBAGE, "recruit", "pass"))}
             if rng.random() < 0.7:
                 options["game"] = rng.choice([self.gid, self.gid, 0, 999999, -3])
             if acting and rng.random() < 0.5:
@@ -979,6 +979,7 @@ class Fuzzer:
         copy and collects, after EVERY action (several happen in one step when AI seats act),
         the names in the public view and in the public event texts (an item played face up, a
         card revealed, "Vision becomes Slash")."""
+        assert self.secrets is not None, "only games with secrets are checked for leaks"
         public = self._public_names.setdefault(rec.id, set())
         shadow = self._shadows.get(rec.id)
         if shadow is None:
