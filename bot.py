@@ -268,11 +268,6 @@ def main() -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if os.environ.get("DT_FAKE_DISCORD_URL"):
-        # Test harness only (tests/wire): talk to a loopback fake Discord instead of the real one.
-        from tests.wire.patch_client import point_discord_from_env
-
-        point_discord_from_env()
     try:
         # Check the database before connecting: a corrupt or too-new file is refused at once.
         asyncio.run(_check_database(settings.database_path))
