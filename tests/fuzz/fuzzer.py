@@ -338,6 +338,7 @@ class Fuzzer:
         self.kind = kind
         self.rng = random.Random(seed)
         self.bot_factory = bot_factory  # builds a fresh bot on the same database, for restarts
+        self.retired_databases: list[Any] = []  # the Databases of bots replaced by a restart, closed
         self._seeds = random.Random(seed * 7919 + 1)
         self._seed_games()
         self.stats = Stats()
@@ -656,8 +657,12 @@ class Fuzzer:
         elif kind == "restart":
             # The bot process restarts mid-game: every later click is routed from the database.
             if self.bot_factory is not None:
-                self.bot = self.bot_factory()
+                old, self.bot = self.bot, self.bot_factory()
                 await self.env.restart_bot(self.bot)
+                # The old bot is detached now; its database thread would keep the interpreter
+                # alive after the run (a dead process holds no threads), so stop it here.
+                self.retired_databases.append(old.service.db)
+                old.stop_background_work()
                 self._seed_games()
         elif kind == "advance_time":
             await self.env.advance_time(rng.choice([5, 31, 299, 301, 601, 3600]))
