@@ -27,7 +27,7 @@ from sessions.cardfiles import CARDS_DIR_ENV
 from sessions.timers import TimerScheduler
 from storage import Database, StorageError
 
-log = logging.getLogger("dragon_tavern")
+log = logging.getLogger("dragon_tavern.bot")
 
 COGS = ("cogs.router", "cogs.games", "cogs.config")
 DEFAULT_DATABASE = "dragon_tavern.sqlite3"

@@ -29,7 +29,7 @@ from storage import Announcement, GameNotFound
 if TYPE_CHECKING:
     from bot import DragonTavern
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("dragon_tavern.cogs.outbox")
 
 # Seconds between retries of a failed delivery; after the last one the game waits for its next
 # click, /game status or a restart.

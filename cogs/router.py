@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from bot import DragonTavern
     from storage import GameRecord
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("dragon_tavern.cogs.router")
 
 LOBBY_VERBS = frozenset({"join", "leave", "ai", "start", "cancel"})
 
