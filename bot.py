@@ -27,7 +27,7 @@ from sessions.cardfiles import CARDS_DIR_ENV
 from sessions.timers import TimerScheduler
 from storage import Database, StorageError
 
-log = logging.getLogger("dragon_tavern")
+log = logging.getLogger("dragon_tavern.bot")
 
 COGS = ("cogs.router", "cogs.games", "cogs.config")
 DEFAULT_DATABASE = "dragon_tavern.sqlite3"
@@ -114,7 +114,7 @@ class DragonTavern(commands.Bot):
         self._timers = TimerScheduler(self._service, self._after_timer, _clock)
         for cog in COGS:
             await self.load_extension(cog)
-        self.tree.on_error = self._on_tree_error
+        self.tree.error(self._on_tree_error)
         await self._sync_commands()
         armed = await self._timers.start()
         await self.announce_damaged()  # found before a restart but not announced yet
@@ -227,7 +227,8 @@ class DragonTavern(commands.Bot):
         rec = outcome.record
         settings = await self.service.settings(rec.guild_id)
         info = registry.get(rec.kind)
-        by_dm, by_button = [], []
+        by_dm: list[str] = []
+        by_button: list[str] = []
         for seat in rec.seats:
             if seat.is_ai or seat.user_id is None:
                 continue
@@ -267,11 +268,6 @@ def main() -> int:
         return 2
     logging.basicConfig(level=settings.log_level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if os.environ.get("DT_FAKE_DISCORD_URL"):
-        # Test harness only (tests/wire): talk to a loopback fake Discord instead of the real one.
-        from tests.wire.patch_client import point_discord_from_env
-
-        point_discord_from_env()
     try:
         # Check the database before connecting: a corrupt or too-new file is refused at once.
         asyncio.run(_check_database(settings.database_path))

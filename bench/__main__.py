@@ -21,10 +21,7 @@ def main() -> None:
     for name in SCRIPTS:
         if args.only and name.split(".")[1] not in args.only:
             continue
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError:
-            continue
+        module = importlib.import_module(name)
         started = time.perf_counter()
         print(f"\n=== {name} ===", flush=True)
         module.main([] if args.full else ["--quick"])

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine.ninesons import core, new_game  # noqa: E402
+from engine.ninesons import NineSonsGame, core, new_game  # noqa: E402
 from engine.ninesons.ai import HARD_NODE_BUDGET, choose_action  # noqa: E402
 from render.ninesons import render_png, render_text  # noqa: E402
 
@@ -71,8 +71,8 @@ def playouts_per_second(seconds: float) -> dict[str, float]:
         g = new_game(PLAYERS, seed)
         while not g.is_over:
             who = g.to_act()[0]
-            acts = g.legal_actions(who)
-            g.play(who, acts[rng.randrange(len(acts))])
+            moves = g.legal_actions(who)
+            g.play(who, moves[rng.randrange(len(moves))])
         n += 1
         seed += 1
     out["api_playouts_per_s"] = n / (time.perf_counter() - t0)
@@ -85,7 +85,7 @@ def playouts_per_second(seconds: float) -> dict[str, float]:
 def _sample_positions(count: int, seed: int = 0) -> list:
     """Positions from games between two medium players (realistic mid-game states)."""
     rng = random.Random(seed)
-    games = []
+    games: list[NineSonsGame] = []
     s = seed
     while len(games) < count:
         g = new_game(PLAYERS, s)

@@ -77,6 +77,7 @@ async def _throughput(db: Database, rng: random.Random, concurrent_games: int, a
         game = games.get(gid)
         if game is None:
             _, game = await service.load(gid)
+            assert game is not None, "the bench's games are all started"
             games[gid] = game
         if game.is_over:
             # Finished: replace it by a new game so the number of active games stays put.
@@ -93,6 +94,7 @@ async def _throughput(db: Database, rng: random.Random, concurrent_games: int, a
             refused += 1  # another click on the same game got there first
             games.pop(gid, None)
             return
+        assert outcome.game is not None, "a played game has a state"
         render.render_text(KIND, outcome.game.view(None), outcome.names)
         latencies.append(time.perf_counter() - start)
         games[gid] = outcome.game
@@ -174,7 +176,8 @@ async def bot_round_trip(samples: int) -> dict[str, Any]:
                 guild = env.create_guild()
                 alice = guild.add_member(env.create_user("alice"))
                 bob = guild.add_member(env.create_user("bob"))
-                noop_times, action_times = [], []
+                noop_times: list[float] = []
+                action_times: list[float] = []
                 channel = guild.create_text_channel("games")
                 for _ in range(samples):
                     t = time.perf_counter()
@@ -186,10 +189,13 @@ async def bot_round_trip(samples: int) -> dict[str, Any]:
                     rec = await bot.service.db.active_game_in_channel(games_channel.id)
                     if rec is None:
                         await alice.slash(games_channel, "game new", game="ninesons")
-                        await bob.click(games_channel.last_message, label="Join")
-                        await alice.click(games_channel.last_message, label="Start")
+                        lobby = games_channel.last_message
+                        assert lobby is not None, "the lobby was just posted"
+                        await bob.click(lobby, label="Join")
+                        await alice.click(lobby, label="Start")
                         continue
                     _, game = await bot.service.load(rec.id)
+                    assert game is not None, "an active game has a state"
                     seat = game.to_act()[0]
                     who = alice if seat == "p1" else bob  # alice hosts, so she sits in p1
                     action = rng.choice(game.legal_actions(seat))

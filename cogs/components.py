@@ -43,7 +43,7 @@ def lobby_components(rec: GameRecord, ai_levels: Sequence[str], ai_allowed: bool
     view.add_item(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger,
                                     custom_id=routing.make(gid, "cancel"), row=0))
     if ai_allowed and ai_levels:
-        select = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             placeholder="Add an AI seat…",
             custom_id=routing.make(gid, "ai"),
             options=[discord.SelectOption(label=f"AI ({level})", value=level) for level in ai_levels],
@@ -70,15 +70,12 @@ def board_components(
     for item in extra:
         view.add_item(item)
     used_rows = 1 + max((getattr(item, "row", 0) or 0 for item in extra), default=-1)
-    if menu is not None:
-        for item in menu_buttons(rec, menu, version=version, start_row=used_rows):
-            view.add_item(item)
-        actions = []
     direct = [
         (a, label) for a, label in actions if routing.fits(gid, "a", version, a)
     ]
-    if menu is not None:
-        pass
+    if menu is not None:  # the menu's buttons stand for every action
+        for item in menu_buttons(rec, menu, version=version, start_row=used_rows):
+            view.add_item(item)
     elif actions and len(direct) == len(actions) and len(actions) <= MAX_BOARD_BUTTONS and not show_picker:
         for index, (action, label) in enumerate(actions):
             view.add_item(discord.ui.Button(

@@ -18,7 +18,7 @@ from sessions import SessionError
 from storage import DatabaseGone, GameDamaged, GameNotFound, StorageError, VersionConflict
 from storage.db import DAMAGED_MESSAGE
 
-log = logging.getLogger("dragon_tavern.errors")
+log = logging.getLogger("dragon_tavern.cogs.errors")
 
 GAME_GONE = "This game no longer exists."
 READ_ONLY = ("🛑 The bot's database file was removed or replaced while it was running, so the bot is "

@@ -31,7 +31,7 @@ from storage import Announcement, GameNotFound
 if TYPE_CHECKING:
     from bot import DragonTavern
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("dragon_tavern.cogs.outbox")
 
 UNKNOWN_CHANNEL = 10003  # Discord's error code: the channel was deleted
 # Seconds between retries of a failed delivery; after the last one the game waits for its next

@@ -30,7 +30,7 @@ from storage import GameRecord, SeatRecord
 if TYPE_CHECKING:
     from bot import DragonTavern
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("dragon_tavern.cogs.presenter")
 
 RECENT_EVENTS = 6
 DM_CLOSED = 50007

@@ -20,9 +20,14 @@ if TYPE_CHECKING:
     from bot import DragonTavern
     from storage import GameRecord
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("dragon_tavern.cogs.router")
 
 LOBBY_VERBS = frozenset({"join", "leave", "ai", "start", "cancel"})
+
+
+def component_data(interaction: discord.Interaction) -> dict[str, Any]:
+    """The click's payload: a TypedDict union in discord.py, read here as one plain dict."""
+    return dict(interaction.data or {})
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -42,7 +47,7 @@ class Router(commands.Cog):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = (interaction.data or {}).get("custom_id", "")
+        custom_id = component_data(interaction).get("custom_id", "")
         route = routing.parse(str(custom_id))
         if route is None:
             if str(custom_id).startswith(f"{routing.PREFIX}:"):
@@ -96,7 +101,7 @@ class Router(commands.Cog):
         await self.bot.after_change(await self.bot.service.leave(route.game_id, actor_of(interaction)))
 
     async def _on_ai(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        values = (interaction.data or {}).get("values") or []
+        values = component_data(interaction).get("values") or []
         await interaction.response.defer()
         outcome = await self.bot.service.add_ai(route.game_id, actor_of(interaction), str(values[0]) if values
                                                 else None)
@@ -150,7 +155,7 @@ class Router(commands.Cog):
             await interaction.response.send_message(**message, ephemeral=True)
 
     async def _on_ps(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        values = (interaction.data or {}).get("values") or []
+        values = component_data(interaction).get("values") or []
         if not values:
             raise SessionError("Pick one option.")
         await interaction.response.defer()
@@ -195,7 +200,7 @@ class Router(commands.Cog):
 
     async def _on_ts(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """A choice in a private menu select: go one level down, or play the leaf."""
-        values = (interaction.data or {}).get("values") or []
+        values = component_data(interaction).get("values") or []
         parent = route.arg(1)
         parent = "" if parent == "-" else parent
         if not values or not str(values[0]).isdecimal():
@@ -248,7 +253,7 @@ class Router(commands.Cog):
             await interaction.response.send_message(**message, ephemeral=True)
 
     async def _on_p(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        values = (interaction.data or {}).get("values") or []
+        values = component_data(interaction).get("values") or []
         if not values:
             raise SessionError("Pick one option.")
         action = str(values[0])

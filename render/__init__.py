@@ -8,7 +8,6 @@ they cannot leak what the view does not hold.
 from __future__ import annotations
 
 import importlib
-import inspect
 import json
 from types import ModuleType
 from typing import Any
@@ -23,20 +22,13 @@ def _module(kind: str) -> ModuleType | None:
         raise
 
 
-def _takes_names(function: Any) -> bool:
-    """Renderers that label seats by id (not by display name) may omit ``names``."""
-    params = [p for p in inspect.signature(function).parameters.values()
-              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(params) >= 2
-
-
 def render_text(kind: str, view: dict[str, Any], names: dict[str, str]) -> str:
     module = _module(kind)
     if module is None:  # a game without its own renderer yet: a readable dump
         body = json.dumps(view, indent=1, sort_keys=True)[:1700]
         return f"```json\n{body}\n```"
     function = module.render_text
-    text: str = function(view, names) if _takes_names(function) else function(view)
+    text: str = function(view, names)
     return text
 
 
@@ -45,5 +37,5 @@ def render_png(kind: str, view: dict[str, Any], names: dict[str, str]) -> bytes 
     if module is None or not hasattr(module, "render_png"):
         return None
     function = module.render_png
-    png: bytes = function(view, names) if _takes_names(function) else function(view)
+    png: bytes = function(view, names)
     return png

@@ -26,7 +26,7 @@ from sessions.settings import GuildSettings, parse_setting
 from storage import ActionRow, ChannelBusy, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
 from storage.db import DAMAGED_MESSAGE
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("dragon_tavern.sessions.service")
 
 TURN_TIMER = "turn"
 LOBBY_TIMER = "lobby"  # an open lobby closes when it runs out (the guild's lobby_timeout)
@@ -144,6 +144,7 @@ class GameService:
                 ) from None
             # If the process dies before this, arm_lobby_timers() sets it at the next start-up.
             await self.db.set_timer(rec.id, LOBBY_TIMER, rec.created_at + settings["lobby_timeout"])
+            log.info("game %s created: %s lobby in guild %s, channel %s", rec.id, kind, guild_id, channel_id)
             return rec
 
     async def _check_lobby_limit(self, guild_id: int, host: Actor, settings: GuildSettings) -> None:
@@ -200,6 +201,7 @@ class GameService:
                                data={"names": {"actor": actor.name}})
                 await self.db.save_game(rec.id, rec.version, status="cancelled", seats=seats, clear_timers=True,
                                         announce=_dicts([closed]))
+                log.info("game %s: the lobby closed, its last human left", rec.id)
                 return Outcome(await self.db.load_game(rec.id), events=[closed],
                                notice="The lobby was closed: nobody is left.")
             if rec.host_user_id == actor.user_id:
@@ -244,6 +246,8 @@ class GameService:
             version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), status="active",
                                               announce=_dicts(events), clear_timers=True)  # the lobby's closing time
             rec = replace(rec, version=version, status="active", state=game.to_dict())
+            log.info("game %s started: %s, %d seats (%d AI)", rec.id, rec.kind, len(rec.seats),
+                     sum(1 for s in rec.seats if s.is_ai))
             return await self._after_change(rec, game, events, previous_to_act=[])
 
     async def cancel(self, game_id: int, actor: Actor) -> Outcome:
@@ -256,6 +260,7 @@ class GameService:
             event = Event("cancel", "The game was cancelled by {actor}.", data={"names": {"actor": actor.name}})
             await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True,
                                     announce=_dicts([event]))
+            log.info("game %s cancelled by the host or an admin (it was %s)", rec.id, rec.status)
             rec = await self.db.load_game(rec.id)
             return Outcome(rec, events=[event])
 
@@ -342,6 +347,7 @@ class GameService:
                     abandoned = Event("abandon", text)
                     await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True,
                                             announce=_dicts([abandoned]))
+                    log.info("game %s abandoned: seat %s timed out %d times in a row", rec.id, seat.seat, strikes)
                     rec = await self.db.load_game(rec.id)
                     return Outcome(rec, game, [abandoned])
                 if strikes >= settings["afk_strikes"]:
@@ -356,6 +362,7 @@ class GameService:
             # Act for the late seats (easy AI) until they have nothing left to do now.
             info = registry.get(rec.kind)
             unsaved = list(events)  # the strike lines go out with the first save
+            unsaved_seats: list[SeatRecord] | None = seats
             for seat in late:
                 guard = 0
                 while not game.is_over and seat.seat in game.to_act() and guard < _MAX_AUTOMATIC_ACTIONS:
@@ -365,11 +372,11 @@ class GameService:
                     )
                     played = game.play(seat.seat, action)
                     events += played
-                    rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "timeout"), seats,
-                                                  unsaved + played)
-                    seats, unsaved = None, []  # saved with the first action
-            if seats is not None:
-                await self.db.save_game(rec.id, rec.version, seats=seats, announce=_dicts(unsaved))
+                    rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "timeout"),
+                                                  unsaved_seats, unsaved + played)
+                    unsaved_seats, unsaved = None, []  # saved with the first action
+            if unsaved_seats is not None:
+                await self.db.save_game(rec.id, rec.version, seats=unsaved_seats, announce=_dicts(unsaved))
                 rec = await self.db.load_game(rec.id)
             return await self._after_change(rec, game, events, previous_to_act=previous)
 
@@ -389,6 +396,7 @@ class GameService:
             closed = Event("lobby_timeout", text)
             await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True,
                                     announce=_dicts([closed]))
+            log.info("game %s: the lobby closed, nobody started it in time", rec.id)
             return Outcome(await self.db.load_game(rec.id), events=[closed])
 
     async def set_private_route(self, game_id: int, seat_id: str, route: str) -> None:
@@ -552,6 +560,8 @@ class GameService:
             rec.id, rec.version, status="finished", result=result, results=rows, clear_timers=True,
             actions=[action] if action else (), announce=_dicts(events or []),
         )
+        # Seats and the ranking are public once the game is over; the reason text may quote cards.
+        log.info("game %s finished: %s, ranking %s", rec.id, rec.kind, ranking)
         return await self.db.load_game(rec.id)
 
 

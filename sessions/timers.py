@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from sessions.service import TIMER_PURPOSES, GameService, Outcome
 from storage import DatabaseGone, GameDamaged
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("dragon_tavern.sessions.timers")
 
 OutcomeHandler = Callable[[Outcome], Awaitable[None]]
 
@@ -69,6 +69,7 @@ class TimerScheduler:
             await asyncio.sleep(max(0.0, deadline - self._clock()))
             if self._tasks.get((game_id, purpose)) is asyncio.current_task():
                 del self._tasks[(game_id, purpose)]
+            log.info("game %s: %s timer fired", game_id, purpose)
             outcome = await self._service.on_timer(game_id, purpose)
             if outcome is not None:
                 await self._on_outcome(outcome)

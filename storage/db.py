@@ -23,7 +23,7 @@ from typing import Any
 
 import aiosqlite
 
-log = logging.getLogger("dragon_tavern.storage")
+log = logging.getLogger("dragon_tavern.storage.db")
 
 ACTIVE_STATUSES = ("lobby", "active")
 MAX_ROW_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id can name no row

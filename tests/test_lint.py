@@ -1,7 +1,9 @@
-"""`ruff check` is part of the suite, so lint problems fail CI like any other defect."""
+"""`ruff check`, mypy and the import contracts (lint-imports) are part of the suite, so lint, type
+and layering problems fail CI like any other defect."""
 
 from __future__ import annotations
 
+import ast
 import shutil
 import subprocess
 import sys
@@ -15,3 +17,26 @@ def test_ruff_check_is_clean():
     assert ruff, "ruff is installed with the [test] extra"
     done = subprocess.run([ruff, "check", "."], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+def test_mypy_is_clean_over_the_whole_tree():
+    """mypy checks every file pyproject's [tool.mypy] names: the product, the tests and the bench."""
+    done = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-1000:]
+
+
+def test_import_contracts_are_kept():
+    """The layers of pyproject's [tool.importlinter]: cogs -> sessions -> render | storage -> engine,
+    the engine free of I/O, nothing importing bot.py or tests/."""
+    lint_imports = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+    assert lint_imports, "import-linter is installed with the [test] extra"
+    done = subprocess.run([lint_imports, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-1000:]
+
+
+def test_bot_py_imports_nothing_from_tests():
+    """bot.py is a module, not a package, so import-linter cannot hold it; read its imports here."""
+    tree = ast.parse((ROOT / "bot.py").read_text(encoding="utf-8"))
+    imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    imported += [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    assert not [name for name in imported if name == "tests" or name.startswith("tests.")]

@@ -1,7 +1,7 @@
 """Dragon Farkle turn flow: rolling, keeping, banking, the Brawl, the Final Battle, turn ends.
 
-These steps run after a move (:mod:`engine.farkle.phases`) and set the next phase. Spec:
-shared/rules/dragon-farkle.md.
+These steps run after a move (:mod:`engine.farkle.phases`) and set the next phase, as the
+Dragon Farkle rulebook orders them (docs/farkle.md).
 """
 
 from __future__ import annotations

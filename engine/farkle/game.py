@@ -1,4 +1,4 @@
-"""Dragon Farkle rules engine (spec: shared/rules/dragon-farkle.md).
+"""Dragon Farkle rules engine (the Dragon Farkle rulebook; our readings in docs/farkle.md).
 
 The whole state is one JSON-safe dict (``self.s``, shaped by :class:`FarkleState`) plus the
 Rng, so ``to_dict`` is trivial and ``play`` can work on a copy: it validates against

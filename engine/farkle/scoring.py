@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-FACES = (1, 2, 3, 4, 5, 6)
-
 
 @dataclass(frozen=True)
 class ScoreTable:

@@ -1,7 +1,7 @@
 """The Nine Sons of the Dragon (龙生九子): two-player stacking and taming game.
 
 Public API: :func:`new_game`, :class:`NineSonsGame`, :func:`engine.ninesons.ai.choose_action`.
-Rules spec: ``shared/rules/nine-sons.md``; notation: ``docs/ninesons.md``.
+Rules: the Nine Sons of the Dragon rulebook, with our readings in ``docs/ninesons.md`` (also the notation).
 """
 
 from engine.ninesons.game import NineSonsGame, action_to_str, new_game

@@ -1,8 +1,9 @@
 """Fast internal rules core of The Nine Sons of the Dragon.
 
 This module works on small integers so that the AI can search quickly; the public, string
-based API is :mod:`engine.ninesons.game`. Spec: ``shared/rules/nine-sons.md`` (section numbers
-below refer to it).
+based API is :mod:`engine.ninesons.game`. Rules: the Nine Sons of the Dragon rulebook and
+``docs/ninesons.md`` (the § numbers below are those of the written rules reading this engine
+was built from, not of the rulebook).
 
 Encodings
 ---------

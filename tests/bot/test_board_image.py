@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 
 import render
 from cogs.presenter import Presenter
@@ -28,8 +29,14 @@ async def test_flagon_picture_is_not_redrawn_for_each_submitted_plan(monkeypatch
     assert len(game.to_act()) == 2  # both players plan in secret now
     drawn = []
     real = render.render_png
-    monkeypatch.setattr(render, "render_png", lambda *a: drawn.append(1) or real(*a))
-    presenter = Presenter(SimpleNamespace())
+
+    def counted_render_png(*a: Any) -> bytes | None:
+        drawn.append(1)
+        return real(*a)
+
+    monkeypatch.setattr(render, "render_png", counted_render_png)
+    no_bot: Any = SimpleNamespace()  # what the presenter reads of the bot is not reached here
+    presenter = Presenter(no_bot)
     names = {"p1": "alice", "p2": "bob"}
     first = await presenter._board_png(record("flagon"), game.view(None), names)
     planner = game.to_act()[0]

@@ -336,27 +336,34 @@ class _Rec:
     id = 7
 
 
+def _board_rows(game: Any, seat: str, version: int, mask: int = 0) -> list[Any]:
+    """cogs.ui.farkle.board_rows for _Rec; the items typed loosely to read their labels."""
+    from cogs.ui.farkle import board_rows
+
+    record: Any = _Rec()
+    return board_rows(record, game, seat, version, mask=mask)
+
+
 def _labels(items) -> list[str]:
     return [item.label for item in items]
 
 
 def test_toggles_and_keep_button_follow_the_selection():
-    from cogs.ui.farkle import board_rows
     from tests.engine.farkle_support import setup
 
     game = setup([([1, 2, 2, 2, 3, 5], "blank")])
     game.play("p1", "recruit")
-    rows = board_rows(_Rec(), game, "p1", 4)
+    rows = _board_rows(game, "p1", 4)
     assert _labels(rows) == ["⚀ 1", "⚁ 2", "⚁ 2", "⚁ 2", "⚂ 3", "⚄ 5", "Keep: pick scoring dice"]
     assert [b.disabled for b in rows] == [False, False, False, False, True, False, True]  # a lone 3 never scores
     assert rows[0].custom_id == "dt:7:x:tog:4:1" and rows[5].row == 1
     # One 2 of the triple alone does not score: Keep stays disabled and says why.
-    assert board_rows(_Rec(), game, "p1", 4, mask=0b10)[-1].disabled
+    assert _board_rows(game, "p1", 4, mask=0b10)[-1].disabled
     # 1 + the triple of 2s: Keep shows the value and plays through the version-checked action button.
-    keep = board_rows(_Rec(), game, "p1", 4, mask=0b1111)[-1]
+    keep = _board_rows(game, "p1", 4, mask=0b1111)[-1]
     assert keep.label == "Keep 1 2 2 2 (+300)" and not keep.disabled
     assert keep.custom_id == "dt:7:a:4:keep:1,2,2,2"
-    assert board_rows(_Rec(), game, "p2", 4) == []  # not p2's roll
+    assert _board_rows(game, "p2", 4) == []  # not p2's roll
 
 
 def test_menu_groups_brawl_targets_and_names_no_items():

@@ -246,7 +246,7 @@ async def test_options_late_night_text_only_board_and_planning_timeout(world):
     gid = await open_game(env, channel, m, options="extended=on late_night=on")
     board = board_of(channel)
     assert not board.attachments, "images are off in this guild: text only"
-    description = board.embeds[0].description
+    description = board.embeds[0].description or ""
     assert description.startswith("```") and "extended, late night" in description
     assert "Game End 27? 28? 29? 30?" in description  # the extended game's Game End spaces
     await drive(env, channel, m, gid, until=lambda g: g.s["phase"] == "plan")

@@ -4,6 +4,7 @@ custom_ids, a corrupt game row, the database file deleted under the running bot.
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 import discord
 import pytest
@@ -101,7 +102,7 @@ async def test_in_a_dm_only_a_seated_player_reaches_the_game_and_never_its_lobby
     carol_dm = m["carol"].user.dm_channel
     stored = env.backend.get_message(carol_dm.id, carol_dm.last_message.id)
     for custom_id in (f"dt:{rec.id}:p", f"dt:{rec.id}:hand", f"dt:{rec.id}:x:tog:0:1"):
-        data = {"custom_id": custom_id, "component_type": 3 if custom_id.endswith(":p") else 2}
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": 3 if custom_id.endswith(":p") else 2}
         if custom_id.endswith(":p"):
             data["values"] = ["pick:3"]
         result = await _component_interaction(m["carol"].user, stored, data)
@@ -204,12 +205,20 @@ async def test_a_click_after_the_database_file_was_deleted_gets_the_read_only_me
     assert len(critical) == 1 and "deleted" in critical[0].getMessage()
 
 
+def _game_id(custom_id: str) -> int:
+    from cogs import routing
+
+    route = routing.parse(custom_id)
+    assert route is not None, custom_id
+    return route.game_id
+
+
 def test_parse_caps_ids_to_sqlite_range_and_refuses_non_ascii_digits():
     from cogs import routing
 
-    assert routing.parse("dt:" + "9" * 200 + ":join").game_id == routing.MAX_GAME_ID + 1
-    assert routing.parse("dt:9223372036854775808:join").game_id == routing.MAX_GAME_ID + 1
-    assert routing.parse("dt:9223372036854775807:join").game_id == routing.MAX_GAME_ID
+    assert _game_id("dt:" + "9" * 200 + ":join") == routing.MAX_GAME_ID + 1
+    assert _game_id("dt:9223372036854775808:join") == routing.MAX_GAME_ID + 1
+    assert _game_id("dt:9223372036854775807:join") == routing.MAX_GAME_ID
     assert routing.parse("dt:²:join") is None and routing.parse("dt:١:join") is None
     assert routing.parse("dt:12:a:3:+1") == routing.Route(12, "a", ("3", "+1"))
 

@@ -184,14 +184,16 @@ def test_fit_embed_and_view():
     embed.set_footer(text="f" * 3000)
     text.fit_embed(embed)
     assert len(embed) <= text.EMBED_TOTAL and len(embed.fields) <= text.FIELDS
-    assert len(embed.title) <= text.EMBED_TITLE and len(embed.footer.text) <= text.FOOTER
-    assert all(len(f.name) <= text.FIELD_NAME and len(f.value) <= text.FIELD_VALUE for f in embed.fields)
+    assert len(embed.title or "") <= text.EMBED_TITLE and len(embed.footer.text or "") <= text.FOOTER
+    assert all(len(f.name or "") <= text.FIELD_NAME and len(f.value or "") <= text.FIELD_VALUE for f in embed.fields)
     view = discord.ui.View()
     view.add_item(discord.ui.Button(label="b" * 120, custom_id="b"))
     view.add_item(discord.ui.Select(custom_id="s", placeholder="p" * 200, options=[
         discord.SelectOption(label=f"{i}" * 150, value=f"{i}" * 150, description="d" * 200) for i in range(10)]))
     text.fit_view(view)
     button, select = view.children
+    assert isinstance(button, discord.ui.Button) and isinstance(select, discord.ui.Select)
+    assert button.label is not None and select.placeholder is not None
     assert len(button.label) == text.BUTTON_LABEL and button.label.endswith("…")
     assert len(select.placeholder) == text.PLACEHOLDER
-    assert all(len(o.label) <= 100 and len(o.value) <= 100 and len(o.description) <= 100 for o in select.options)
+    assert all(len(o.label) <= 100 and len(o.value) <= 100 and len(o.description or "") <= 100 for o in select.options)

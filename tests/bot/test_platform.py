@@ -110,6 +110,7 @@ async def test_dm_closed_falls_back_to_the_ephemeral_button(world):
     lobby = await open_lobby(channel, m["alice"], "secret=on target=30")
     await m["bob"].click(lobby, label="Join")
     bob_dm = m["bob"].user.dm_channel if hasattr(m["bob"], "user") else None
+    assert bob_dm is not None
     env.inject_error("POST", f"/channels/{bob_dm.id}/messages", status=403, code=50007,
                      message="Cannot send messages to this user", times=None)
     await m["alice"].click(lobby, label="Start")

@@ -15,11 +15,17 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``python bot.py`` from ``tmp_path``; with DT_FAKE_DISCORD_URL, the wire harness's launcher
+    instead (``python -m tests.wire.launch_bot``: the same ``bot.main()``, pointed at the fake)."""
     clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DEV_GUILD_ID", "LOG_LEVEL",
-                                                              "DATABASE_PATH")}
+                                                              "DATABASE_PATH", "DT_FAKE_DISCORD_URL")}
     clean.update(env)
-    return subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=clean, capture_output=True,
-                          text=True, timeout=60)
+    if "DT_FAKE_DISCORD_URL" in env:
+        clean["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), clean.get("PYTHONPATH", "")) if p)
+        command = [sys.executable, "-m", "tests.wire.launch_bot"]
+    else:
+        command = [sys.executable, str(ROOT / "bot.py")]
+    return subprocess.run(command, cwd=tmp_path, env=clean, capture_output=True, text=True, timeout=60)
 
 
 def test_missing_token_prints_one_clear_line_and_exits_non_zero(tmp_path):

@@ -95,7 +95,9 @@ class _Response:
     (discord.LoginFailure("bad"), "refused DISCORD_TOKEN"),
 ])
 def test_each_start_up_failure_has_its_line(error, expected):
-    code, text = startup_failure(error)
+    failure = startup_failure(error)
+    assert failure is not None, error
+    code, text = failure
     assert code != 0 and expected in text and "\n" not in text
 
 

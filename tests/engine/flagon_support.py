@@ -7,6 +7,7 @@ answers for whoever is asked.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from engine.base import Event
@@ -20,11 +21,11 @@ def position(
     chars: dict[str, tuple[str, str, str]],
     *,
     players: list[str] | None = None,
-    tables: dict[str, list[str]] | None = None,
-    rugs: dict[str, list[str]] | None = None,
-    chairs: list[str] = (),  # type: ignore[assignment]
-    mugs: list[str] = (),  # type: ignore[assignment]
-    barrels: list[str] = (),  # type: ignore[assignment]
+    tables: dict[str, list[str] | str] | None = None,
+    rugs: dict[str, list[str] | str] | None = None,
+    chairs: Sequence[str] = (),
+    mugs: Sequence[str] = (),
+    barrels: Sequence[str] = (),
     flagon: str | None = "f6",
     marker: int = 1,
     seed: int = 1,

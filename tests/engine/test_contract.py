@@ -199,7 +199,10 @@ def _check_restore_and_copy(game: Game, rnd: random.Random) -> tuple[str, str] |
 
 
 def _frozen(x: Any) -> bool:
-    return dataclasses.is_dataclass(x) and x.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    if not dataclasses.is_dataclass(x):
+        return False
+    params: Any = x.__dataclass_params__  # type: ignore[union-attr]  # set on every dataclass, not in typeshed
+    return bool(params.frozen)
 
 
 def _assert_nothing_mutable_shared(a: Any, b: Any) -> None:

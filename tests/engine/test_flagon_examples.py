@@ -528,10 +528,12 @@ def test_tie_break_example():
     ]:
         ch(g, cid).update(rep=r, token=tok, seq=seq)
     g._finish("Town Guard")
+    assert g.result is not None
     assert g.result.ranking[0] == ["p1"] and g.result.ranking[1] == ["p2"]
     ch(g, "goodheart")["rep"], ch(g, "tuuli")["rep"] = 18, 25
     g.s["result"] = None
     g._finish("Town Guard")
+    assert g.result is not None
     assert g.result.ranking[0] == ["p3"]  # Tuuli is lower in the stack on 24
 
 
@@ -540,6 +542,7 @@ def test_town_guard_ends_the_game_after_the_step():
     g.s["game_end"] = [{"space": 22, "guard": True, "revealed": False}]
     step(g, {"goodheart": ["move", "slash"]})
     answer(g, "to:goodheart:stay", "face:goodheart:S")
+    assert g.result is not None
     assert g.is_over and "22" in g.result.reason
 
 

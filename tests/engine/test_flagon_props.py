@@ -106,6 +106,7 @@ def test_eight_character_all_ai_game_finishes():
         assert a in g.legal_actions(p)
         g.play(p, a)
         i += 1
+    assert g.result is not None
     assert len(g.s["chars"]) == 8 and g.result.ranking
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import io
+from typing import Any
 
 from PIL import Image
 
@@ -95,7 +96,8 @@ def test_final_text_has_scoreboard_and_tie_break_explanation():
 
 
 def test_png_decodes_at_phone_friendly_size():
-    for players, options in ((2, {}), (4, {"cookies": "with"}), (8, {"layout": "cellar"})):
+    cases: tuple[tuple[int, dict[str, Any]], ...] = ((2, {}), (4, {"cookies": "with"}), (8, {"layout": "cellar"}))
+    for players, options in cases:
         g = played(players=players, actions=120, **options)
         png = render_png(g.view(None), NAMES)
         image = Image.open(io.BytesIO(png))

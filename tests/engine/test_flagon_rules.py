@@ -235,5 +235,6 @@ def test_team_scores_and_tie_break_by_the_single_lowest_token():
     ]:
         g.s["chars"][cid].update(rep=r, token=tok, seq=seq)
     g._finish("Town Guard")
+    assert g.result is not None
     assert g.result.ranking == [["p2", "p4"], ["p1", "p3"]]  # Nari is lowest in the stack on 24
     assert g.result.scores == {"p1": 40.0, "p2": 40.0, "p3": 40.0, "p4": 40.0}

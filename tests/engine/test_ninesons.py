@@ -181,6 +181,7 @@ def test_e10_game_ends_in_the_middle_of_a_double_tame():
     g.play(A, "b2-b1-c1")
     assert g.legal_actions(A) == ["tame:S1", "tame:S2"]
     events = g.play(A, "tame:S1")
+    assert g.result is not None
     assert g.is_over and g.end_reason == "cards" and g.result.winners == [A]
     assert g.st.score == [1, 0] and stack(g, "c1") == ["B3", "B4", "A5"]
     assert g.cards[g.st.slots[1]].name == "ChiWen"
@@ -197,6 +198,7 @@ E11 = {"a1": "A1 B1", "b1": "A2 B2", "c1": "A3 B3", "d1": "A4 B4", "a2": "A5 B5"
 
 def test_e11_unable_to_act_loses():
     g = pos(E11, reserves=[[], []])
+    assert g.result is not None
     assert g.is_over and g.end_reason == "no_action" and g.result.winners == [B]
     # the same reached through play: B buries A's last free die
     cells = dict(E11)
@@ -240,6 +242,7 @@ def test_e14_third_repetition_ends_the_game():
             assert not g.is_over
             g.play(who, act)
     assert g.is_over and g.end_reason == "repetition"
+    assert g.result is not None
     assert g.result.ranking == [[A, B]]  # full tie: a draw
     assert len(g.log) == 9
 
@@ -295,9 +298,11 @@ def test_same_owner_green_double_stack_needs_no_choice():
 def test_game_ends_at_win_points():
     g = pos({"c1": "B1 B2", "c2": "A6"}, slots={"S2": "PuLao"}, deck=["BiAn"], scores=[5, 0])
     g.play(A, "c2-c1")
+    assert g.result is not None
     assert g.is_over and g.end_reason == "points" and g.result.winners == [A]
     # The reason is a sentence for people: why it ended and what each player tamed, with
     # {player} placeholders the bot fills with display names.
+    assert g.result is not None
     assert g.result.reason == "{alice} reached 7 points. {alice} tamed PuLao; {bob} tamed no card."
     assert g.view(None)["result_text"].startswith("Game over ({alice} reached 7 points): {alice} wins.")
 
@@ -307,10 +312,12 @@ def test_tie_break_on_number_of_cards():
     g.st.tamed = [[], [g._index["BiAn"]]]
     g.st.slots[5] = -1
     g.play(A, "c2-c1")  # A tames ChiWen (+3): 5 cards -> 4, the game ends, 3 v 1 points
+    assert g.result is not None
     assert g.is_over and g.result.winners == [A]
     h = pos({"a1": "B1 B2", "a2": "A6"}, slots=E10_SLOTS, scores=[0, 1])
     h.st.tamed = [[], [h._index["BiAn"]]]
     h.play(A, "a2-a1")  # A tames QiuNiu: 1 point each, 1 card each -> draw
+    assert h.result is not None
     assert h.is_over and h.end_reason == "cards" and h.result.ranking == [[A, B]]
 
 

@@ -103,7 +103,7 @@ def test_hard_does_not_hand_the_opponent_the_game():
             k.play(B, reply)
             while k.st.pending is not None and not k.is_over:
                 k.play(B, k.legal_actions(B)[0])
-            assert not (k.is_over and k.result.winners == [B]), (act, reply)
+            assert not (k.is_over and k.result is not None and k.result.winners == [B]), (act, reply)
 
 
 def _repetition_position(scores):

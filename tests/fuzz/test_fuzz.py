@@ -3,14 +3,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 
+import aiosqlite
 import pytest
 
 from bot import DragonTavern, create_bot
 from engine.farkle.game import FarkleGame
+from tests.fuzz import fuzzer as fuzzer_module
 from tests.fuzz.fuzzer import Fuzzer, name_pattern
-from tests.fuzz.run import build_world
+from tests.fuzz.run import build_world, fuzz_game
 
 STEPS = 300
 
@@ -130,3 +134,25 @@ def test_over_limits_names_each_excess():
     for expected in ("content of 2001", "embed title of 257", "26 embed fields", "value of 1025", "embeds of",
                      "button label", "select of 26 options", "select option label of 101"):
         assert expected in problems, problems
+
+
+async def test_a_restart_closes_the_database_of_the_bot_it_replaces(simcord_env, simcord_bot, monkeypatch):
+    monkeypatch.setitem(fuzzer_module.KINDS, "restart", 20)  # restarts are rare (0.2 %) in a normal run
+    fuzzer = await fuzz(simcord_env, simcord_bot, "ninesons", 40)
+    assert fuzzer.stats.kinds["restart"] >= 2
+    assert len(fuzzer.retired_databases) == fuzzer.stats.kinds["restart"]
+    assert all(db._closed for db in fuzzer.retired_databases)
+    assert fuzzer.stats.failures == []
+
+
+def test_the_fuzz_runner_leaves_no_database_thread_behind(tmp_path, monkeypatch):
+    """``python -m tests.fuzz.run`` printed its figures and then never exited: the bots a restart
+    replaced kept their aiosqlite threads (non-daemon) alive. Every bot of a run is closed now."""
+    monkeypatch.setitem(fuzzer_module.KINDS, "restart", 20)
+    before = set(threading.enumerate())
+    stats, _ = asyncio.run(fuzz_game("ninesons", 40, 3, tmp_path / "fuzz.sqlite3"))
+    assert stats.kinds["restart"] >= 2
+    left = [t for t in threading.enumerate() if t not in before and isinstance(t, aiosqlite.Connection)]
+    for thread in left:
+        thread.join(timeout=5)
+    assert not [t for t in left if t.is_alive()]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from engine.farkle import FarkleGame
 from tests.bot.helpers import private_replies
 
 
@@ -29,6 +30,7 @@ def test_farkle_defender_ping_after_an_earlier_brawl_in_the_same_outcome():
 
     registry.load_builtin_games()
     game = registry.get("farkle").new_game(["p1", "p2"], 5, first_player="lobby")
+    assert isinstance(game, FarkleGame)
     new_brawl = game.play("p1", "brawl:p2")  # p2 holds an item: they may react first
     assert game.view(None)["attack_score"] is None and game.to_act() == ["p2"]
     seats = [SeatRecord(seat="p1", position=0, user_id=None, ai_level="easy", display_name="AI"),

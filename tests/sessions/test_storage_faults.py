@@ -8,9 +8,16 @@ import sqlite3
 import pytest
 
 from cogs.errors import user_message
+from engine import Game
 from sessions import GameService
 from storage import Database, DatabaseUnavailable
+from tests.doubles.tally import Tally
 from tests.sessions.conftest import ALICE, BOB, CAROL
+
+
+def scores(game: Game | None) -> dict[str, int]:
+    assert isinstance(game, Tally), "these games are tally games"
+    return game.scores
 
 
 async def two_games(service):
@@ -37,14 +44,14 @@ async def test_a_locked_database_fails_the_action_cleanly(tmp_path, clock):
         other.rollback()
         other.close()
         after, game = await service.load(first)
-        assert after.version == before.version and game.scores == {"p1": 0, "p2": 0}
+        assert after.version == before.version and scores(game) == {"p1": 0, "p2": 0}
         # The lock is gone: both games go on.
         await service.apply(first, ALICE, "+1")
         out = await service.apply(second, CAROL, "+2")
-        assert out.game.scores["p1"] == 2
+        assert scores(out.game)["p1"] == 2
 
 
-async def test_a_full_disk_rolls_back_the_whole_save(tmp_path, clock):
+async def test_a_full_disk_rolls_back_the_whole_save(tmp_path, clock, monkeypatch):
     async with await Database.open(tmp_path / "full.sqlite3", clock=clock) as db:
         service = GameService(db, clock=clock)
         first, second = await two_games(service)
@@ -62,15 +69,14 @@ async def test_a_full_disk_rolls_back_the_whole_save(tmp_path, clock):
             return await real_executemany(sql, rows)
 
         real_executemany = db._conn.executemany
-        db._conn.execute = full_disk
-        db._conn.executemany = full_disk_many
-        with pytest.raises(DatabaseUnavailable, match="disk is full"):
-            await service.apply(first, ALICE, "+2")
-        db._conn.execute = real_execute
-        db._conn.executemany = real_executemany
+        with monkeypatch.context() as patch:
+            patch.setattr(db._conn, "execute", full_disk)
+            patch.setattr(db._conn, "executemany", full_disk_many)
+            with pytest.raises(DatabaseUnavailable, match="disk is full"):
+                await service.apply(first, ALICE, "+2")
         rec, game = await service.load(first)
-        assert game.scores == {"p1": 0, "p2": 0} and await db.actions(first) == []
+        assert scores(game) == {"p1": 0, "p2": 0} and await db.actions(first) == []
         # Space is back: everything works, and the log has no gap.
         out = await service.apply(first, ALICE, "+2")
-        assert out.game.scores["p1"] == 2 and [a.seq for a in await db.actions(first)] == [1]
+        assert scores(out.game)["p1"] == 2 and [a.seq for a in await db.actions(first)] == [1]
         await service.apply(second, CAROL, "+1")

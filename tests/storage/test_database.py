@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
 import pytest
 
@@ -147,7 +148,7 @@ async def test_an_older_database_is_migrated_in_place_keeping_its_games(tmp_path
 async def test_what_a_save_must_announce_is_queued_in_the_same_transaction(tmp_path):
     db = await Database.open(tmp_path / "db.sqlite3")  # closed at the end
     rec = await new_game(db)
-    event = {"kind": "move", "text": "{p1} moved.", "to": None, "data": {}}
+    event: dict[str, Any] = {"kind": "move", "text": "{p1} moved.", "to": None, "data": {}}
     secret = {"kind": "item", "text": "You drew a Lucky Charm.", "to": "p1", "data": {}}
     version = await db.save_game(rec.id, rec.version, state={"n": 1}, actions=[ActionRow("p1", "go")],
                                  announce=[event, secret])

@@ -59,7 +59,7 @@ async def test_a_write_after_the_file_was_deleted_or_replaced_raises_and_writes_
         else:
             path.rename(tmp_path / "old.sqlite3")
             sqlite3.connect(path).close()  # a restored backup, say: same name, another file
-        caplog.set_level(logging.CRITICAL, logger="dragon_tavern.storage")
+        caplog.set_level(logging.CRITICAL, logger="dragon_tavern.storage.db")
         for _ in range(3):
             with pytest.raises(DatabaseGone, match="until the bot is restarted"):
                 await db.save_game(game, rec.version, state={"n": 99}, actions=[ActionRow("p1", "+1")])
@@ -94,7 +94,7 @@ async def test_one_undecodable_row_is_set_aside_and_logged_once(tmp_path, caplog
             conn.execute("UPDATE games SET state = '{\"n\": ' WHERE id = ?", (bad,))
             conn.execute("UPDATE games SET recent = '5' WHERE id = ?", (bad_recent,))
         conn.close()
-        caplog.set_level(logging.ERROR, logger="dragon_tavern.storage")
+        caplog.set_level(logging.ERROR, logger="dragon_tavern.storage.db")
         for _ in range(3):
             assert [g.id for g in await db.games()] == [good]
         assert found == [bad, bad_recent]

@@ -1,7 +1,8 @@
-"""``python bot.py`` as a separate process against an in-test FakeDiscord (shared by the wire
+"""The real bot as a separate process against an in-test FakeDiscord (shared by the wire
 tests that kill the real bot with SIGKILL and start it again).
 
-The process finds the fake through ``DT_FAKE_DISCORD_URL`` (bot.py -> tests/wire/patch_client)
+The process is ``python -m tests.wire.launch_bot``: it points discord.py at the fake named by
+``DT_FAKE_DISCORD_URL`` (tests/wire/patch_client) and then runs ``bot.main()``. It
 and keeps its SQLite file in the test's tmp_path, so a restarted process sees exactly what the
 killed one committed. Everything it logs (INFO) goes to one file, appended across restarts.
 """
@@ -25,7 +26,8 @@ READY_LINE = re.compile(r"ready to serve: (\d+) games known, (\d+) timers re-arm
 
 
 class BotProcess:
-    """One bot (``python bot.py``) that can be started, SIGKILLed and started again."""
+    """One bot process (``bot.main()`` via tests/wire/launch_bot) that can be started, SIGKILLed
+    and started again."""
 
     def __init__(self, fake: FakeDiscord, guild_id: int, workdir: Path) -> None:
         self.fake = fake
@@ -50,14 +52,14 @@ class BotProcess:
         identified = len(self.fake.identify_payloads)
         with self.log_path.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "bot.py", cwd=ROOT, env=self.env, stdout=log, stderr=log
+                sys.executable, "-m", "tests.wire.launch_bot", cwd=ROOT, env=self.env, stdout=log, stderr=log
             )
         process = self.process
         await self.fake.wait_until(
             lambda: (len(self.fake.identify_payloads) > identified and any(s.identified for s in self.fake.sessions))
             or process.returncode is not None,
             timeout=timeout,
-            what="bot.py to IDENTIFY",
+            what="the bot process to IDENTIFY",
         )
         assert process.returncode is None, self.log_tail()
         self.starts += 1

@@ -2,7 +2,7 @@
 
 Used in-process by test_wire_smoke.py and as a separate process (``python -m
 tests.wire.minibot``) by test_wire_restart.py, which points it at a fake through
-``DT_FAKE_DISCORD_URL`` exactly as bot.py will.
+``DT_FAKE_DISCORD_URL`` exactly as tests/wire/launch_bot.py does for the real bot.
 """
 
 from __future__ import annotations

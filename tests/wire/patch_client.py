@@ -4,10 +4,12 @@ discord.py builds every REST URL from ``discord.http.Route.BASE`` (read when eac
 created) and opens the gateway at ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` (read
 at connect time), so setting those two class attributes before ``bot.start()`` is enough.
 
-The bot calls this only when ``DT_FAKE_DISCORD_URL`` is set, e.g. in bot.py::
+The product never imports this module: the wire harness starts the real bot through
+``python -m tests.wire.launch_bot``, which calls::
 
-    from tests.wire.patch_client import point_discord_from_env
     point_discord_from_env()          # no-op unless DT_FAKE_DISCORD_URL is set
+
+and then ``bot.main()``; the minibot (``python -m tests.wire.minibot``) does the same.
 
 Loopback only: a URL naming any other host is refused, so a stray environment variable can
 never send the bot token somewhere else.

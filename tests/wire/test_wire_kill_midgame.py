@@ -1,6 +1,6 @@
 """``kill -9`` the real bot in the middle of a game, for every game, and start it again.
 
-Each test runs ``python bot.py`` as its own process against the in-test loopback fake
+Each test runs the real bot (``python -m tests.wire.launch_bot``) as its own process against the in-test loopback fake
 (tests/wire/botproc.py), plays into the middle of a game through the wire (slash commands,
 board buttons, DM selects), SIGKILLs the process right after a change was announced, starts
 a fresh process on the same SQLite file and checks what a player would notice:
@@ -535,7 +535,11 @@ async def test_farkle_ping_due_at_the_kill_arrives_after_the_restart(fake: FakeD
             action = "brawl:p2" if step == 0 else _farkle_public_step(game, seat)
             fake.stall("POST", channel_posts)
             command = await fake.slash(table.member(seat), table.channel, "play", {"action": action})
-            await fake.wait_until(lambda c=command: bool(fake.stalled() or c.followups), timeout=10,
+
+            def answered_or_held(c: Any = command) -> bool:
+                return bool(fake.stalled() or c.followups)
+
+            await fake.wait_until(answered_or_held, timeout=10,
                                   what="the /play answer or a held ping")
             if fake.stalled():
                 break  # this move's announcement pings: the process dies with the ping in flight

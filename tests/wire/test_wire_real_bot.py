@@ -2,7 +2,7 @@
 
 Two smoke paths: in-process, ``/game new`` posts a lobby message with buttons and a Join
 click from another member is acknowledged and shows up on the lobby; out of process,
-``python bot.py`` (pointed at the fake by DT_FAKE_DISCORD_URL) is killed with SIGKILL after
+the real bot via ``python -m tests.wire.launch_bot`` (pointed at the fake by DT_FAKE_DISCORD_URL) is killed with SIGKILL after
 posting a lobby and a restarted process answers Join on it. The lobby needs no game logic, so
 it uses whichever built-in game is registered first (servers only enable built-in games).
 """
@@ -73,7 +73,7 @@ async def test_real_bot_game_new_posts_lobby_and_join_is_answered(fake: FakeDisc
 async def test_real_bot_process_killed_mid_lobby_restarts_and_answers_join(
     fake: FakeDiscord, tmp_path: Path
 ) -> None:
-    """``python bot.py`` as its own process, found through DT_FAKE_DISCORD_URL; kill -9 after
+    """The real bot as its own process (tests/wire/launch_bot, DT_FAKE_DISCORD_URL); kill -9 after
     the lobby is posted; a new process must answer Join on the old lobby from the database."""
     registry.load_builtin_games()
     known = {info.name for info in registry.all_games()}

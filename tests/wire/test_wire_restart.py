@@ -1,6 +1,6 @@
 """Out-of-process wire test: a standalone fake Discord, a bot process, ``kill -9``, restart.
 
-This is the path bot.py will use: the bot process finds the fake through
+This is the path the real bot takes too (tests/wire/launch_bot.py): the bot process finds the fake through
 ``DT_FAKE_DISCORD_URL`` (tests/wire/patch_client.py), and the test drives the fake through
 its JSON control API (``/_fake/...``). A persistent button posted before the crash must still
 be answered by the restarted process.
