@@ -27,8 +27,10 @@ class GameInfo:
 
 
 _GAMES: dict[str, GameInfo] = {}
-# The real games live in these packages; importing one registers it.
-KNOWN_GAME_PACKAGES = ("engine.ninesons", "engine.farkle", "engine.flagon")
+# The built-in games, by name: the one list of them. Each lives in the package engine.<name>
+# (importing it registers its GameInfo); render.<name> and cogs.ui.<name> follow the same name.
+BUILTIN_GAMES = ("ninesons", "farkle", "flagon")
+KNOWN_GAME_PACKAGES = tuple(f"engine.{name}" for name in BUILTIN_GAMES)
 
 
 def register(info: GameInfo) -> None:
