@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from engine.registry import BUILTIN_GAMES
+
 TextRenderer = Callable[..., str]  # (view, names) -> str; names may be omitted (see _takes_names)
 PngRenderer = Callable[..., bytes]  # (view, names) -> PNG bytes
 
@@ -37,8 +39,6 @@ def load_builtin_renderers() -> None:
     global _builtins_loaded
     if _builtins_loaded:
         return
-    from engine.registry import BUILTIN_GAMES
-
     for name in BUILTIN_GAMES:
         importlib.import_module(f"{__name__}.{name}")
     _builtins_loaded = True
