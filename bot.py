@@ -4,7 +4,6 @@ Dragon & Flagon. Run ``python bot.py`` (settings from the environment or a .env 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -17,19 +16,20 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from cogs.errors import AnnouncementDelayed
+from cogs import errors
+from cogs.flow import GameFlow
 from cogs.outbox import Outbox
 from cogs.presenter import Presenter
-from cogs.router import route_notice
+from cogs.ui import load_plugins
 from engine import registry
-from sessions import Actor, GameService, Outcome
+from sessions import GameService
 from sessions.cardfiles import CARDS_DIR_ENV
 from sessions.timers import TimerScheduler
 from storage import Database, StorageError
 
 log = logging.getLogger("dragon_tavern.bot")
 
-COGS = ("cogs.router", "cogs.games", "cogs.config")
+EXTENSIONS = ("cogs.router", "cogs.games", "cogs.config")
 DEFAULT_DATABASE = "dragon_tavern.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -77,6 +77,9 @@ def _clock() -> float:
 
 
 class DragonTavern(commands.Bot):
+    """Wiring only: storage, the session service, timers and the cogs. Game flow lives in
+    cogs.flow (Discord-side) and sessions (Discord-free); cogs never import this module."""
+
     def __init__(
         self, database_path: Path, dev_guild_id: int | None = None, farkle_cards_dir: Path | None = None
     ) -> None:
@@ -93,8 +96,6 @@ class DragonTavern(commands.Bot):
         self._db: Database | None = None
         self._service: GameService | None = None
         self._timers: TimerScheduler | None = None
-        self._redelivery: asyncio.Task[None] | None = None
-        self._background: set[asyncio.Task[None]] = set()
 
     @property
     def service(self) -> GameService:
@@ -107,29 +108,20 @@ class DragonTavern(commands.Bot):
         return self._timers
 
     async def setup_hook(self) -> None:
-        registry.load_builtin_games()
+        load_plugins()
         self._db = await Database.open(self.database_path, clock=_clock)
-        self._db.on_damaged = self._damage_found
         self._service = GameService(self._db, clock=_clock, cards_dir=self.farkle_cards_dir)
-        self._timers = TimerScheduler(self._service, self._after_timer, _clock)
-        for cog in COGS:
-            await self.load_extension(cog)
-        self.tree.error(self._on_tree_error)
+        # The game flow is added as a cog (not loaded as an extension, which would import
+        # cogs.flow afresh): the other cogs and the timers call into it.
+        flow = GameFlow(self)
+        await self.add_cog(flow)
+        self._timers = TimerScheduler(self._service, flow.after_timer, _clock)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.tree.error(errors.report)
         await self._sync_commands()
-        armed = await self._timers.start()
-        await self.announce_damaged()  # found before a restart but not announced yet
+        armed = await flow.start()
         log.info("ready to serve: %d games known, %d timers re-armed", len(registry.all_games()), armed)
-        # What a crash left unannounced goes out now, in the background: start-up is not held up.
-        self._redelivery = asyncio.create_task(self._deliver_pending(), name="outbox-start-up")
-
-    async def _deliver_pending(self) -> None:
-        try:
-            count = await self.outbox.deliver_all_pending()
-        except Exception:
-            log.exception("delivering the announcements left from before the restart failed")
-            return
-        if count:
-            log.info("announced what %d games had queued before the restart", count)
 
     async def _sync_commands(self) -> None:
         """Sync only when the command tree changed since the last sync (Discord rate-limits it)."""
@@ -139,25 +131,22 @@ class DragonTavern(commands.Bot):
         payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
         key = f"command_hash:{self.dev_guild_id or 'global'}:{self.application_id}"
-        stored = await self.service.db.guild_settings(0)
-        if stored.get(key) == digest:
+        if await self.service.bot_value(key) == digest:
             return
         await self.tree.sync(guild=guild)
-        await self.service.db.set_guild_setting(0, key, digest)
+        await self.service.set_bot_value(key, digest)
         log.info("slash commands synced %s", f"to guild {self.dev_guild_id}" if guild else "globally")
 
-    async def _on_tree_error(self, interaction: discord.Interaction, error: discord.app_commands.AppCommandError
-                             ) -> None:
-        from cogs import errors
-
-        await errors.report(interaction, error)
-
-    async def close(self) -> None:
+    def _stop_tasks(self) -> None:
         self.outbox.stop()
-        if self._redelivery is not None:
-            self._redelivery.cancel()
+        flow = self.get_cog("GameFlow")
+        if isinstance(flow, GameFlow):
+            flow.stop()
         if self._timers is not None:
             self._timers.stop()
+
+    async def close(self) -> None:
+        self._stop_tasks()
         try:
             await super().close()
         finally:  # whatever failed above, the database thread must stop or the process never exits
@@ -168,82 +157,10 @@ class DragonTavern(commands.Bot):
     def stop_background_work(self) -> None:
         """Stop timers and the database thread without an event loop (test harnesses that
         discard a bot without closing it)."""
-        self.outbox.stop()
-        if self._redelivery is not None:
-            self._redelivery.cancel()
-        if self._timers is not None:
-            self._timers.stop()
+        self._stop_tasks()
         if self._db is not None:
             self._db.close_now()
             self._db = None
-
-    # -- damaged games ---------------------------------------------------------------------
-    def _damage_found(self, game_id: int) -> None:
-        """Storage set a game aside as damaged: tell its channel (once, see announce_damaged)."""
-        task = asyncio.get_running_loop().create_task(self.announce_damaged(), name=f"damaged-{game_id}")
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def announce_damaged(self) -> None:
-        """Post one line in the channel of each damaged game not announced yet. The database
-        remembers the announcement (claimed before posting), so it is made once only."""
-        try:
-            for game_id, channel_id in await self.service.db.unannounced_damaged():
-                if not await self.service.db.claim_damage_announcement(game_id):
-                    continue
-                text = (f"⚠️ Game #{game_id}'s saved data is damaged, so it can't go on. Admins: the bot's log "
-                        f"names game {game_id} and what is wrong; the other games are not affected, and a new game "
-                        "can be started in this channel.")
-                await self.get_partial_messageable(channel_id).send(text)
-        except (discord.HTTPException, StorageError):
-            log.warning("could not announce a damaged game", exc_info=True)
-
-    # -- shared by the cogs ----------------------------------------------------------------
-    async def after_change(self, outcome: Outcome) -> None:
-        """Announce a saved outcome (from the outbox) and follow its timer. Raises
-        AnnouncementDelayed if Discord did not take the announcement: it was saved all the same."""
-        try:
-            await self.outbox.deliver_now(outcome.record.id)
-        finally:
-            await self.timers.refresh(outcome.record.id)
-
-    async def _after_timer(self, outcome: Outcome) -> None:
-        # A failed announcement is already logged and queued for a retry; nobody to tell here.
-        with contextlib.suppress(AnnouncementDelayed):
-            await self.after_change(outcome)
-
-    async def start_game(self, game_id: int, actor: Actor) -> None:
-        outcome = await self.service.start(game_id, actor)
-        info = registry.get(outcome.record.kind)
-        if info.game_class.HIDDEN_INFORMATION:
-            # The start is saved and queued; the route lines follow it on the board.
-            notices = await self._check_private_routes(outcome)
-            if notices:
-                await self.service.db.queue_announcement(game_id, [e.to_dict() for e in notices])
-        await self.after_change(outcome)
-
-    async def _check_private_routes(self, outcome: Outcome) -> list:
-        """DM every human once at the start: who can get private prompts by DM, who can't."""
-        rec = outcome.record
-        settings = await self.service.settings(rec.guild_id)
-        info = registry.get(rec.kind)
-        by_dm: list[str] = []
-        by_button: list[str] = []
-        for seat in rec.seats:
-            if seat.is_ai or seat.user_id is None:
-                continue
-            route = "ephemeral"
-            if settings["hidden_pick_mode"] != "ephemeral":
-                try:
-                    user = self.get_user(seat.user_id) or await self.fetch_user(seat.user_id)
-                    await user.send(f"🎲 You are playing **{info.title}** (game #{rec.id}) in <#{rec.channel_id}>. "
-                                    "Your secret choices and hand will arrive here.")
-                    route = "dm"
-                except discord.Forbidden:
-                    route = "ephemeral"
-            await self.service.set_private_route(rec.id, seat.seat, route)
-            (by_dm if route == "dm" else by_button).append(seat.seat)
-        return route_notice(by_dm, by_button)
 
 
 def create_bot(*, database_path: str | Path = DEFAULT_DATABASE, dev_guild_id: int | None = None,

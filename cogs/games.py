@@ -8,8 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.flow import actor_of, flow_of
 from cogs.presenter import fill_names
-from cogs.router import actor_of
 from engine import registry
 from render import text
 from sessions import SessionError, unknown_game
@@ -33,7 +33,7 @@ class Games(commands.Cog):
         self.bot = bot
 
     async def _channel_game(self, interaction: discord.Interaction) -> GameRecord:
-        rec = await self.bot.service.db.active_game_in_channel(interaction.channel_id or 0)
+        rec = await self.bot.service.channel_game(interaction.channel_id or 0)
         if rec is None:
             raise SessionError("There is no game in this channel. Start one with `/game new`.")
         return rec
@@ -60,12 +60,12 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec = await self._channel_game(interaction)
         await self.bot.outbox.catch_up(rec.id)  # anything a failed announcement left, first
-        await self.bot.presenter.repost_board(await self.bot.service.db.load_game(rec.id))
+        await self.bot.presenter.repost_board(await self.bot.service.record(rec.id))
         await interaction.followup.send("The board is below.", ephemeral=True)
 
     @game.command(name="list", description="Games running in this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
-        games = await self.bot.service.db.games(guild_id=interaction.guild_id)
+        games = await self.bot.service.games(guild_id=interaction.guild_id)
         if not games:
             await interaction.response.send_message("No games are running in this server.", ephemeral=True)
             return
@@ -81,7 +81,7 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec = await self._channel_game(interaction)
         outcome = await self.bot.service.resign(rec.id, actor_of(interaction))
-        await self.bot.after_change(outcome)
+        await flow_of(self.bot).after_change(outcome)
         await interaction.followup.send("You resigned.", ephemeral=True)
 
     @game.command(name="cancel", description="Cancel this channel's game (host or Manage Server)")
@@ -89,7 +89,7 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec = await self._channel_game(interaction)
         outcome = await self.bot.service.cancel(rec.id, actor_of(interaction))
-        await self.bot.after_change(outcome)
+        await flow_of(self.bot).after_change(outcome)
         await interaction.followup.send(f"Game #{rec.id} was cancelled.", ephemeral=True)
 
     @game.command(name="rules", description="A short summary of a game's rules and options")
@@ -114,7 +114,7 @@ class Games(commands.Cog):
     @game.command(name="stats", description="Wins, losses and draws in this server")
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         target = member or interaction.user
-        stats = await self.bot.service.db.user_stats(interaction.guild_id or 0, target.id)
+        stats = await self.bot.service.user_stats(interaction.guild_id or 0, target.id)
         if not stats:
             await interaction.response.send_message(
                 f"{text.shown_name(target.display_name)} has no finished games here yet.", ephemeral=True)
@@ -137,16 +137,16 @@ class Games(commands.Cog):
                                "(type /play and pick one from the list).")
         rec = await self._play_target(interaction, game)
         outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action)
-        await self.bot.after_change(outcome)
+        await flow_of(self.bot).after_change(outcome)
         await interaction.followup.send(f"✅ Played `{text.echo(action)}`.", ephemeral=True)
 
     async def _play_target(self, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
-        db = self.bot.service.db
+        service = self.bot.service
         if game_id is not None:
             if not 0 < game_id < 2**63:  # beyond SQLite's integers: no such game, and no 30-digit echo
                 raise SessionError("There is no game with that number.")
             try:
-                rec = await db.load_game(game_id)
+                rec = await service.record(game_id)
             except GameNotFound:  # a number typed by the user, not a storage fault
                 raise SessionError(f"There is no game #{game_id}.") from None
             if rec.seat_of_user(interaction.user.id) is None:
@@ -154,7 +154,7 @@ class Games(commands.Cog):
             return rec
         if interaction.guild_id is not None:
             return await self._channel_game(interaction)
-        mine = [g for g in await db.games(statuses=("active",)) if g.seat_of_user(interaction.user.id)]
+        mine = [g for g in await service.games(statuses=("active",)) if g.seat_of_user(interaction.user.id)]
         if len(mine) == 1:
             return mine[0]
         if not mine:

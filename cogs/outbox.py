@@ -80,7 +80,7 @@ class Outbox:
 
     async def deliver_all_pending(self) -> int:
         """At start-up: announce what a crash left queued. Returns how many games had some."""
-        game_ids = await self.bot.service.db.games_with_announcements()
+        game_ids = await self.bot.service.games_with_announcements()
         for game_id in game_ids:
             self.behind.add(game_id)
             await self.catch_up(game_id)
@@ -109,13 +109,13 @@ class Outbox:
         return None
 
     async def _deliver(self, game_id: int) -> None:
-        db = self.bot.service.db
-        pending = await db.pending_announcements(game_id)
+        service = self.bot.service
+        pending = await service.pending_announcements(game_id)
         if not pending:
             self.behind.discard(game_id)
             return
         try:
-            rec, game = await self.bot.service.load(game_id)
+            rec, game = await service.load(game_id)
         except GameNotFound:
             return
         presenter = self.bot.presenter
@@ -124,7 +124,7 @@ class Outbox:
             lines = presenter.recent_lines(rec, _events(fresh))
             for a in fresh:
                 a.progress["recent"] = True
-            recent = await db.save_progress(fresh, recent=(lines, RECENT_EVENTS) if lines else None)
+            recent = await service.save_announcement_progress(fresh, recent=(lines, RECENT_EVENTS) if lines else None)
             if recent is not None:
                 rec.recent = recent
         await presenter.draw_board(rec, game)
@@ -135,14 +135,14 @@ class Outbox:
                 if sent is not None:
                     for a in unpinged:
                         a.progress["ping"] = sent
-                    await db.save_progress(unpinged)
+                    await service.save_announcement_progress(unpinged)
             for seat in rec.seats:
                 due = [a for a in pending if seat.seat not in a.progress.get("dm", [])]
                 if due and await presenter.send_private(rec, game, seat, _events(due)):
                     for a in due:
                         a.progress.setdefault("dm", []).append(seat.seat)
-                    await db.save_progress(due)
-        await db.finish_announcements(pending)
+                    await service.save_announcement_progress(due)
+        await service.finish_announcements(pending)
         self.behind.discard(game_id)
 
     def _fell_behind(self, game_id: int) -> None:

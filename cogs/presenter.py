@@ -20,7 +20,7 @@ import discord
 
 import render
 from cogs import components, menu
-from cogs.ui import ui_module
+from cogs.ui import ui_for
 from engine import Event, Game, registry
 from render import text
 from render.text import fill_names
@@ -75,8 +75,7 @@ class Presenter:
         if rec.options:
             embed.add_field(name="Options", value=", ".join(f"`{k}={text.echo(_show(v))}`"
                                                             for k, v in rec.options.items()))
-        ui = ui_module(rec.kind)  # optional UI hook: game-specific lobby lines (e.g. teams)
-        for name, value in (ui.lobby_fields(rec) if ui is not None and hasattr(ui, "lobby_fields") else []):
+        for name, value in ui_for(rec.kind).lobby_fields(rec):  # game-specific lobby lines (e.g. teams)
             embed.add_field(name=name, value=value, inline=False)
         embed.set_footer(text=f"/game rules {rec.kind} for the rules")
         view = components.lobby_components(rec, info.ai_levels, settings["ai_seats"])
@@ -130,13 +129,12 @@ class Presenter:
             ]
         view = None
         if running:
-            ui = ui_module(rec.kind)
+            ui = ui_for(rec.kind)
             extra = []
             menu_root = None
-            if ui is not None and len(public_seats) == 1:
-                if hasattr(ui, "board_rows"):
-                    extra = ui.board_rows(rec, game, public_seats[0], rec.version)
-                if hasattr(ui, "menu_path") and actions:
+            if len(public_seats) == 1:
+                extra = ui.board_rows(rec, game, public_seats[0], rec.version)
+                if ui.menu and actions:
                     menu_root = build_menu(rec.kind, game, public_seats[0], names)
             view = components.board_components(
                 rec, actions, version=rec.version,
@@ -147,9 +145,8 @@ class Presenter:
                 extra=extra,
                 menu=menu_root,
             )
-        elif game.is_over:  # optional UI hook: controls on the final board (e.g. the action log)
-            ui = ui_module(rec.kind)
-            final = ui.final_rows(rec, game) if ui is not None and hasattr(ui, "final_rows") else []
+        elif game.is_over:  # controls on the final board (e.g. the action log)
+            final = ui_for(rec.kind).final_rows(rec, game)
             if final:
                 view = components.Layout()
                 for item in final:
@@ -158,10 +155,9 @@ class Presenter:
 
     async def _board_png(self, rec: GameRecord, public: dict[str, Any], names: dict[str, str]) -> bytes | None:
         """The board image, redrawn only when what it shows changed. A game's UI module may
-        narrow that with ``image_view(view)`` (Flagon leaves out who is still planning, so the
+        narrow that with its ``image_view(view)`` hook (Flagon leaves out who is still planning, so the
         picture changes once per time step, not once per submitted plan)."""
-        ui = ui_module(rec.kind)
-        shown = ui.image_view(public) if ui is not None and hasattr(ui, "image_view") else public
+        shown = ui_for(rec.kind).image_view(public)
         key = hashlib.sha1(
             json.dumps([shown, names], sort_keys=True, default=str).encode(), usedforsecurity=False
         ).hexdigest()
@@ -177,10 +173,8 @@ class Presenter:
     def recent_lines(self, rec: GameRecord, events: list[Event]) -> list[str]:
         """The board's "Recent" lines for these events (public ones only)."""
         names = text.shown_names(event_names(rec, events))
-        ui = ui_module(rec.kind)
-        if ui is not None and hasattr(ui, "event_lines"):  # the game condenses its public lines
-            return [fill_names(t, names) for t in ui.event_lines(public_events(events))]
-        return [fill_names(e.text, names) for e in public_events(events)]
+        # The game may condense its public lines (the default: one line per event).
+        return [fill_names(t, names) for t in ui_for(rec.kind).event_lines(public_events(events))]
 
     async def draw_board(self, rec: GameRecord, game: Game | None) -> None:
         """Edit the game's one message to show the saved state (harmless to repeat)."""
@@ -198,11 +192,9 @@ class Presenter:
         pings a seat by writing ``{@p2}``, and only those seats' users are allowed to be pinged
         (the bot-wide default pings nobody, so a name like ``<@id> @everyone`` stays inert).
         Returns the id of the message sent."""
-        ui = ui_module(rec.kind)
-        hook = getattr(ui, "announce", None) if ui is not None else None
-        if hook is None or rec.status != "active" or game.is_over:
+        if rec.status != "active" or game.is_over:
             return None
-        template = hook(rec, game, public_events(events))
+        template = ui_for(rec.kind).announce(rec, game, public_events(events))
         if not template:
             return None
         content, pinged = fill_mentions(template, rec, text.shown_names(event_names(rec, events)))
@@ -252,7 +244,7 @@ class Presenter:
                 log.info("game %s: board message vanished; posting a new one", rec.id)
         files = kwargs.pop("attachments")
         sent = await channel.send(**kwargs, files=files)
-        await self.bot.service.db.set_board_message(rec.id, sent.id)
+        await self.bot.service.set_board_message(rec.id, sent.id)
 
     # -- private prompts ------------------------------------------------------------------
     async def send_private(self, rec: GameRecord, game: Game, seat: SeatRecord, events: list[Event]) -> bool:
@@ -265,9 +257,7 @@ class Presenter:
         needs_prompt = bool(private_actions(game, seat.seat))
         if not own_events and not needs_prompt:
             return False
-        ui = ui_module(rec.kind)
-        if ui is not None and hasattr(ui, "private_prompt_due") and not ui.private_prompt_due(
-                game, seat.seat, events):
+        if not ui_for(rec.kind).private_prompt_due(game, seat.seat, events):
             return False  # the game's open prompt is updated in place; no new DM
         settings = await self.bot.service.settings(rec.guild_id)
         if settings["hidden_pick_mode"] == "ephemeral" or seat.private_route == "ephemeral":
@@ -294,9 +284,8 @@ class Presenter:
     def private_message(
         self, rec: GameRecord, game: Game, seat_id: str, own_events: list[Event], *, page: int
     ) -> dict[str, Any]:
-        ui = ui_module(rec.kind)
-        if ui is not None and hasattr(ui, "private_message"):  # a game-specific private prompt
-            custom: dict[str, Any] = ui.private_message(rec, game, seat_id, own_events, page=page)
+        custom = ui_for(rec.kind).private_message(rec, game, seat_id, own_events, page=page)
+        if custom is not None:  # a game-specific private prompt
             return custom
         info = registry.get(rec.kind)
         names = text.seat_names(rec.seats, "plain")
@@ -356,10 +345,9 @@ def private_actions(game: Game, seat_id: str, names: dict[str, str] | None = Non
 
 
 def build_menu(kind: str, game: Game, seat_id: str, names: dict[str, str] | None = None) -> menu.Node:
-    """The move menu of ``seat_id``'s public actions (games whose UI module has menu_path).
+    """The move menu of ``seat_id``'s public actions (games whose UI sets ``menu``).
     Labels may name players as {p1} (like describe_action); ``names`` fills them."""
-    ui = ui_module(kind)
-    assert ui is not None
+    ui = ui_for(kind)
     public = [a for a in game.legal_actions(seat_id) if not game.is_private_action(seat_id, a)]
     return menu.build(public, lambda a: [fill_names(label, names or {}) for label in ui.menu_path(game, seat_id, a)])
 

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.ext import commands
 
 from cogs import components, errors, menu, routing
+from cogs.flow import actor_of, flow_of
 from cogs.presenter import build_menu, fill_names, private_actions
-from cogs.ui import ui_module
-from engine import Event, registry
+from cogs.ui import ui_for
 from render import text
-from sessions import Actor, SessionError, StaleAction
+from sessions import SessionError, StaleAction
 from storage.db import DAMAGED_MESSAGE
 
 if TYPE_CHECKING:
@@ -28,15 +29,6 @@ LOBBY_VERBS = frozenset({"join", "leave", "ai", "start", "cancel"})
 def component_data(interaction: discord.Interaction) -> dict[str, Any]:
     """The click's payload: a TypedDict union in discord.py, read here as one plain dict."""
     return dict(interaction.data or {})
-
-
-def actor_of(interaction: discord.Interaction) -> Actor:
-    user = interaction.user
-    perms = getattr(user, "guild_permissions", None)
-    is_admin = bool(perms and perms.manage_guild)
-    # The name stays raw (as Discord gives it); render.text makes its safe display form
-    # wherever it is shown, because markdown, code blocks and labels each need another one.
-    return Actor(user_id=user.id, name=user.display_name, is_admin=is_admin)
 
 
 class Router(commands.Cog):
@@ -68,8 +60,8 @@ class Router(commands.Cog):
     async def refusal(self, interaction: discord.Interaction, route: routing.Route) -> str | None:
         """Why this click may not reach its game, or None. The custom_id is client data: the
         game it names must exist and belong to this server, or, in a DM, be one the clicking
-        user is seated in. Every handler (cogs/ui HANDLERS too) runs only after this check."""
-        access = await self.bot.service.db.game_access(route.game_id, interaction.user.id)
+        user is seated in. Every handler (the game UIs' handlers too) runs only after this check."""
+        access = await self.bot.service.access(route.game_id, interaction.user.id)
         gone = f"⚠️ {errors.GAME_GONE}"
         if access is None:  # unknown, or an id out of SQLite's range
             return gone
@@ -85,52 +77,52 @@ class Router(commands.Cog):
         return None
 
     async def dispatch(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        handler = getattr(self, f"_on_{route.verb}", None)
+        handler = VERBS.get(route.verb)
         if handler is None:
             await errors.reply_privately(interaction, "⚠️ That control is from an old version of the bot.")
             return
-        await handler(interaction, route)
+        await handler(self, interaction, route)
 
     # -- lobby ----------------------------------------------------------------------------
-    async def _on_join(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_join_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await self.bot.after_change(await self.bot.service.join(route.game_id, actor_of(interaction)))
+        await flow_of(self.bot).after_change(await self.bot.service.join(route.game_id, actor_of(interaction)))
 
-    async def _on_leave(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_leave_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await self.bot.after_change(await self.bot.service.leave(route.game_id, actor_of(interaction)))
+        await flow_of(self.bot).after_change(await self.bot.service.leave(route.game_id, actor_of(interaction)))
 
-    async def _on_ai(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_add_ai(self, interaction: discord.Interaction, route: routing.Route) -> None:
         values = component_data(interaction).get("values") or []
         await interaction.response.defer()
         outcome = await self.bot.service.add_ai(route.game_id, actor_of(interaction), str(values[0]) if values
                                                 else None)
-        await self.bot.after_change(outcome)
+        await flow_of(self.bot).after_change(outcome)
 
-    async def _on_cancel(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_cancel_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
         outcome = await self.bot.service.cancel(route.game_id, actor_of(interaction))
-        await self.bot.after_change(outcome)
+        await flow_of(self.bot).after_change(outcome)
 
-    async def _on_start(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_start_game(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await self.bot.start_game(route.game_id, actor_of(interaction))
+        await flow_of(self.bot).start_game(route.game_id, actor_of(interaction))
 
     # -- public moves ---------------------------------------------------------------------
-    async def _on_a(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_play_action(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
         version = route.int_arg(0, -1)
         outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), route.arg(1),
                                                expected_version=version)
         if outcome.changed:
-            await self.bot.after_change(outcome)
+            await flow_of(self.bot).after_change(outcome)
         elif outcome.notice:
             await errors.reply_privately(interaction, outcome.notice)
 
-    async def _on_pick(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_open_picker(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await self._send_picker(interaction, route.game_id, route.int_arg(1), edit=False)
 
-    async def _on_psnav(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_turn_picker_page(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await self._send_picker(interaction, route.game_id, route.int_arg(1), edit=True)
 
     async def _seated(self, interaction: discord.Interaction, game_id: int, *, my_turn: bool = True,
@@ -154,7 +146,7 @@ class Router(commands.Cog):
         else:
             await interaction.response.send_message(**message, ephemeral=True)
 
-    async def _on_ps(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_pick_from_picker(self, interaction: discord.Interaction, route: routing.Route) -> None:
         values = component_data(interaction).get("values") or []
         if not values:
             raise SessionError("Pick one option.")
@@ -163,7 +155,7 @@ class Router(commands.Cog):
                                                expected_version=route.int_arg(0, -1))
         await interaction.edit_original_response(content=f"✅ Played `{text.echo(str(values[0]))}`.", view=None)
         if outcome.changed:
-            await self.bot.after_change(outcome)
+            await flow_of(self.bot).after_change(outcome)
 
     # -- move menus (cogs.menu) -----------------------------------------------------------
     async def _menu_target(self, interaction: discord.Interaction, route: routing.Route, address: str):
@@ -175,7 +167,7 @@ class Router(commands.Cog):
             raise StaleAction("That menu is out of date. Use the latest board.")
         return rec, game, seat, node
 
-    async def _on_t(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_open_menu(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """A first-level menu button on the board."""
         address = route.arg(1)
         rec, game, seat, node = await self._menu_target(interaction, route, address)
@@ -184,13 +176,13 @@ class Router(commands.Cog):
             await interaction.response.defer()
             outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action,
                                                    expected_version=rec.version)
-            await self.bot.after_change(outcome)
+            await flow_of(self.bot).after_change(outcome)
             return
         view = components.menu_picker(rec.id, rec.version, address, node)
         await interaction.response.send_message(f"**{text.escape_markdown(node.label)}** — choose:",
                                                 view=text.fit_view(view), ephemeral=True)
 
-    async def _on_tn(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_turn_menu_page(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """Next / previous page of a private menu select."""
         address, _, page = route.arg(1).partition("/")
         address = "" if address == "-" else address
@@ -198,7 +190,7 @@ class Router(commands.Cog):
         view = components.menu_picker(rec.id, rec.version, address, node, page=int(page or 0))
         await interaction.response.edit_message(view=text.fit_view(view))
 
-    async def _on_ts(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_choose_in_menu(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """A choice in a private menu select: go one level down, or play the leaf."""
         values = component_data(interaction).get("values") or []
         parent = route.arg(1)
@@ -217,23 +209,22 @@ class Router(commands.Cog):
         outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action, expected_version=rec.version)
         label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats))
         await interaction.edit_original_response(content=text.fit(f"✅ {label}"), view=None)
-        await self.bot.after_change(outcome)
+        await flow_of(self.bot).after_change(outcome)
 
-    async def _on_x(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        """Game-specific verbs: dt:<id>:x:<verb>... handled by cogs/ui/<game>.py HANDLERS."""
-        rec = await self.bot.service.db.load_game(route.game_id)
-        ui = ui_module(rec.kind)
-        handler = getattr(ui, "HANDLERS", {}).get(route.arg(0)) if ui else None
+    async def on_game_control(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        """Game-specific verbs: dt:<id>:x:<verb>... handled by the game's UI plug-in (its ``handlers``)."""
+        rec = await self.bot.service.record(route.game_id)
+        handler = ui_for(rec.kind).handlers.get(route.arg(0))
         if handler is None:
             await errors.reply_privately(interaction, "⚠️ That control is from an old version of the bot.")
             return
         await handler(self.bot, interaction, route)
 
     # -- private prompts ------------------------------------------------------------------
-    async def _on_hand(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_show_hand(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await self._send_private(interaction, route.game_id, page=0, edit=False)
 
-    async def _on_pnav(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_turn_hand_page(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await self._send_private(interaction, route.game_id, page=route.int_arg(0), edit=True)
 
     async def _send_private(self, interaction: discord.Interaction, game_id: int, *, page: int, edit: bool) -> None:
@@ -252,7 +243,7 @@ class Router(commands.Cog):
                 message = {k: v for k, v in message.items() if k != "view"}
             await interaction.response.send_message(**message, ephemeral=True)
 
-    async def _on_p(self, interaction: discord.Interaction, route: routing.Route) -> None:
+    async def on_play_private(self, interaction: discord.Interaction, route: routing.Route) -> None:
         values = component_data(interaction).get("values") or []
         if not values:
             raise SessionError("Pick one option.")
@@ -271,7 +262,7 @@ class Router(commands.Cog):
             message = {"content": f"✅ {label}", **self.bot.presenter.private_message(rec, game, seat.seat, own,
                                                                                         page=0)}
         await interaction.edit_original_response(**message)
-        await self.bot.after_change(outcome)
+        await flow_of(self.bot).after_change(outcome)
 
 
 def _names(rec: GameRecord) -> dict[str, str]:
@@ -280,24 +271,37 @@ def _names(rec: GameRecord) -> dict[str, str]:
     return text.seat_names(rec.seats, "plain")
 
 
-def route_notice(seats_dm: list[str], seats_ephemeral: list[str]) -> list[Event]:
-    """Public lines saying which path private prompts take (never what they contain); seats
-    are named by {p1} placeholders, which the presenter fills once with safe names."""
-    events = []
-    if seats_dm:
-        events.append(Event("route", f"🔒 Private prompts by DM: {_seat_list(seats_dm)}."))
-    if seats_ephemeral:
-        events.append(Event("route", f"🔒 DMs closed for {_seat_list(seats_ephemeral)}: use the "
-                                      "“Show my hand / plan” button on this board."))
-    return events
+RouterHandler = Callable[[Router, discord.Interaction, routing.Route], Awaitable[None]]
 
-
-def _seat_list(seats: list[str]) -> str:
-    return ", ".join(f"{{{seat}}}" for seat in seats)
+# The one table from the short verbs in custom_ids (``dt:<id>:<verb>:...``) to what they do.
+# The verbs are on buttons already posted (boards, DMs), so they never change; only add.
+VERBS: dict[str, RouterHandler] = {
+    # the lobby
+    "join": Router.on_join_lobby,
+    "leave": Router.on_leave_lobby,
+    "ai": Router.on_add_ai,
+    "cancel": Router.on_cancel_lobby,
+    "start": Router.on_start_game,
+    # public moves: board buttons, and the private picker when several players act at once
+    "a": Router.on_play_action,
+    "pick": Router.on_open_picker,
+    "psnav": Router.on_turn_picker_page,
+    "ps": Router.on_pick_from_picker,
+    # the move menu (cogs.menu)
+    "t": Router.on_open_menu,
+    "tn": Router.on_turn_menu_page,
+    "ts": Router.on_choose_in_menu,
+    # the game's own controls (its UI plug-in's handlers)
+    "x": Router.on_game_control,
+    # private prompts
+    "hand": Router.on_show_hand,
+    "pnav": Router.on_turn_hand_page,
+    "p": Router.on_play_private,
+}
 
 
 async def setup(bot: DragonTavern) -> None:
     await bot.add_cog(Router(bot))
 
 
-__all__ = ["Router", "actor_of", "registry", "route_notice"]
+__all__ = ["VERBS", "Router"]

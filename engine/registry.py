@@ -24,11 +24,17 @@ class GameInfo:
     ai_levels: tuple[str, ...] = ("easy", "medium", "hard")
     rules_summary: str = ""  # a few lines for /game rules; say which values are reconstructions
     emoji: str = "🎲"
+    # The server setting turn_timeout.<name> (seconds to act) takes its default and its
+    # /config help from here.
+    turn_timeout: int = 300
+    turn_timeout_help: str = ""  # e.g. "Seconds a Tally player has to act"; empty: said generically
 
 
 _GAMES: dict[str, GameInfo] = {}
-# The real games live in these packages; importing one registers it.
-KNOWN_GAME_PACKAGES = ("engine.ninesons", "engine.farkle", "engine.flagon")
+# The built-in games, by name: the one list of them. Each lives in the package engine.<name>
+# (importing it registers its GameInfo); render.<name> and cogs.ui.<name> follow the same name.
+BUILTIN_GAMES = ("farkle", "ninesons", "flagon")
+KNOWN_GAME_PACKAGES = tuple(f"engine.{name}" for name in BUILTIN_GAMES)
 
 
 def register(info: GameInfo) -> None:

@@ -13,6 +13,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render import register
+
 EVENT_LABEL = {"blank": "Blank", "dragon": "DRAGON", "rally": "RALLY"}
 ACTION_LABEL = {"recruit": "Recruit", "brawl": "Brawl", "battle": "Final Battle"}
 PHASE_HINT = {
@@ -355,3 +357,6 @@ def render_png(view: dict[str, Any], names: dict[str, str]) -> bytes:
     buf = io.BytesIO()
     img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
+
+
+register("farkle", render_text, render_png)

@@ -17,6 +17,7 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
+from render import register
 from render.text import fill_names
 
 TEXT_LIMIT = 1800
@@ -654,3 +655,6 @@ def render_png(view: dict[str, Any], names: dict[str, str] | None = None) -> byt
     # keeps flat colours exact; the palette image is a fifth of the RGB size to compress.
     img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
+
+
+register("flagon", render_text, render_png)

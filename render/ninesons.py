@@ -12,6 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render import register
 from render.text import fill_names
 
 COLOUR_LETTER = {"green": "G", "yellow": "Y", "red": "R"}
@@ -360,3 +361,6 @@ def render_png(view: dict[str, Any], names: dict[str, str] | None = None) -> byt
 
 
 __all__ = ["render_image", "render_png", "render_text"]
+
+
+register("ninesons", render_text, render_png)

@@ -21,6 +21,7 @@ from engine import Event, Game, IllegalAction, InvalidSetup, registry
 from engine.registry import GameInfo
 from render.text import echo
 from sessions import cardfiles
+from sessions.access import StoreAccess
 from sessions.errors import NotAllowed, SessionError, StaleAction
 from sessions.settings import GuildSettings, parse_setting
 from storage import ActionRow, ChannelBusy, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
@@ -64,7 +65,7 @@ class Outcome:
         return names
 
 
-class GameService:
+class GameService(StoreAccess):
     def __init__(
         self,
         db: Database,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,7 +10,7 @@ from engine import registry
 from render.text import echo
 from sessions.cardfiles import CARDS_DIR_ENV, HOUSE, house_cards
 
-GAME_KINDS = ("farkle", "ninesons", "flagon")
+GAME_KINDS = registry.BUILTIN_GAMES
 HIDDEN_PICK_MODES = ("dm", "ephemeral", "both")
 AFK_ACTIONS = ("ai", "abandon")
 
@@ -106,19 +106,49 @@ def _show_farkle_cards(value: dict[str, Any]) -> str:
     return f"{name}" if name and name != HOUSE else f"{HOUSE} (the bundled house cards)"
 
 
-SETTINGS: dict[str, Setting] = {
-    s.key: s
-    for s in [
+def _turn_timeouts() -> list[Setting]:
+    """turn_timeout.<game> for every registered game, built-ins first in their order, with
+    the default and help its GameInfo gives."""
+    games = {info.name: info for info in registry.all_games()}
+    order = [n for n in registry.BUILTIN_GAMES if n in games] + sorted(set(games) - set(registry.BUILTIN_GAMES))
+    settings = []
+    for name in order:
+        info = games[name]
+        key = f"turn_timeout.{name}"
+        about = info.turn_timeout_help or f"Seconds a {info.title} player has to act"
+        settings.append(Setting(key, info.turn_timeout, f"{about} (30–86400).", _int_range(key, 30, 86400)))
+    return settings
+
+
+class _Settings(Mapping[str, Setting]):
+    """Every setting by key, in /config order; the per-game ones follow the engine registry,
+    so a game registered later (or a test double) has its turn timeout too."""
+
+    def __init__(self, head: list[Setting], tail: list[Setting]) -> None:
+        self._head = head
+        self._tail = tail
+
+    def _all(self) -> dict[str, Setting]:
+        return {s.key: s for s in [*self._head, *_turn_timeouts(), *self._tail]}
+
+    def __getitem__(self, key: str) -> Setting:
+        return self._all()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+SETTINGS: Mapping[str, Setting] = _Settings(
+    [
         Setting("allowed_channels", [], "Channels where games may be started (`all` for any).",
                 _channels, _show_channels),
         Setting("enabled_games", ["all"], "Games that may be started here (`all` or names).",
                 _games, lambda v: ", ".join(v)),
-        Setting("turn_timeout.farkle", 300, "Seconds a Dragon Farkle player has to act (30–86400).",
-                _int_range("turn_timeout.farkle", 30, 86400)),
-        Setting("turn_timeout.ninesons", 600, "Seconds a Nine Sons player has to move (30–86400).",
-                _int_range("turn_timeout.ninesons", 30, 86400)),
-        Setting("turn_timeout.flagon", 600, "Seconds for a Dragon & Flagon planning phase or choice (30–86400).",
-                _int_range("turn_timeout.flagon", 30, 86400)),
+    ],
+    [
         Setting("afk_strikes", 3, "Timeouts in a row before the AFK action applies (1–10).",
                 _int_range("afk_strikes", 1, 10)),
         Setting("afk_action", "ai", "After that many timeouts: `ai` takes the seat, or `abandon` ends the game.",
@@ -138,8 +168,8 @@ SETTINGS: dict[str, Setting] = {
                 "closes (60–86400).", _int_range("lobby_timeout", 60, 86400)),
         Setting("max_lobbies_per_member", 2, "Open lobbies one member may host at once in this server (1–20).",
                 _int_range("max_lobbies_per_member", 1, 20)),
-    ]
-}
+    ],
+)
 
 
 @dataclass(frozen=True)
@@ -150,8 +180,9 @@ class GuildSettings:
 
     @classmethod
     def from_stored(cls, stored: dict[str, Any]) -> GuildSettings:
-        values = {key: s.default for key, s in SETTINGS.items()}
-        values.update({k: v for k, v in stored.items() if k in SETTINGS})
+        settings = dict(SETTINGS)
+        values = {key: s.default for key, s in settings.items()}
+        values.update({k: v for k, v in stored.items() if k in settings})
         return cls(values)
 
     def __getitem__(self, key: str) -> Any:

@@ -1,14 +1,22 @@
-"""Optional per-game Discord UI modules (cogs/ui/<game>.py).
+"""The Discord side of a game: one :class:`GameUI` plug-in per game, registered under the
+engine registry's name for it (``register("farkle", FarkleUI())``).
 
-A module may define:
+Every hook has a no-op default here, so a game overrides what it needs and a missing hook is
+a decision, not a typo (a misspelt override is a new method nobody calls; the tests of each
+game's UI catch that). :func:`load_plugins` loads the built-in games, their renderers and
+their UIs, and refuses to start if a registered game has no UI plug-in; a game content with
+the generic buttons registers ``GameUI()`` itself, explicitly.
 
-- ``menu_path(game, seat, action) -> list[str]``: labels that place a public action in a menu
-  tree (see cogs.menu); the board then shows the first level as buttons.
+The hooks:
+
+- ``menu`` / ``menu_path(game, seat, action) -> list[str]``: with ``menu = True`` the board
+  shows the public actions as a move menu (see cogs.menu); the path's labels place an action
+  in it, the first level as board buttons. Without, one button per action.
 - ``board_rows(rec, game, seat, version) -> list[discord.ui.Item]``: extra board components
   (for example dice toggles), shown before the menu.
-- ``private_message(rec, game, seat, own_events, page=...) -> dict``: the private prompt
+- ``private_message(rec, game, seat, own_events, page=...) -> dict | None``: the private prompt
   (``embed`` / ``view`` / optional ``content``) instead of the generic select of private
-  actions; used for the DM and for the board's "Show my hand / plan" button alike.
+  actions (None: the generic one); used for the DM and the board's "Show my hand" button alike.
 - ``private_prompt_due(game, seat, events) -> bool``: False when the seat's open prompt is
   still current (the game edits it in place), so no new DM is sent for this outcome.
 - ``final_rows(rec, game) -> list[discord.ui.Item]``: components on the board of a finished
@@ -21,25 +29,94 @@ A module may define:
   the board update (editing a message notifies nobody; a new one with a mention pings), e.g.
   Farkle's Brawl defender; {p1} placeholders name a seat, ``{@p1}`` pings its user (the only
   pings the message allows; a raw ``<@id>`` in the text pings nobody).
-- ``HANDLERS: dict[str, handler]``: extra custom_id verbs; a handler is
-  ``async def handler(bot, interaction, route) -> None``.
-
+- ``handlers``: the game's own custom_id verbs ``dt:<id>:x:<verb>:...``, short verb -> a
+  handler named for what it does, ``async def handler(bot, interaction, route) -> None``.
 - ``image_view(view) -> dict``: the part of the public view the board picture shows; the
   picture is redrawn only when that changes.
 
-Games without a module use the generic buttons / "Choose your move…" picker.
+The renderer of a game is registered with :mod:`render` under the same name.
 """
 
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+from collections.abc import Awaitable, Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+
+import render
+from engine import Event, Game, registry
+
+if TYPE_CHECKING:
+    from bot import DragonTavern
+    from cogs.routing import Route
+    from storage import GameRecord
+
+Handler = Callable[["DragonTavern", discord.Interaction, "Route"], Awaitable[None]]
 
 
-def ui_module(kind: str) -> ModuleType | None:
+class GameUI:
+    """A game's Discord UI; this base class is the generic one (see the module docstring)."""
+
+    menu: ClassVar[bool] = False
+    handlers: ClassVar[Mapping[str, Handler]] = MappingProxyType({})
+
+    def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
+        return [game.describe_action(seat, action)]
+
+    def board_rows(self, rec: GameRecord, game: Game, seat: str, version: int) -> list[discord.ui.Item[Any]]:
+        return []
+
+    def private_message(self, rec: GameRecord, game: Game, seat: str, own_events: list[Event], *, page: int
+                        ) -> dict[str, Any] | None:
+        return None
+
+    def private_prompt_due(self, game: Game, seat: str, events: list[Event]) -> bool:
+        return True
+
+    def final_rows(self, rec: GameRecord, game: Game) -> list[discord.ui.Item[Any]]:
+        return []
+
+    def event_lines(self, events: list[Event]) -> list[str]:
+        return [e.text for e in events]
+
+    def lobby_fields(self, rec: GameRecord) -> list[tuple[str, str]]:
+        return []
+
+    def announce(self, rec: GameRecord, game: Game, events: list[Event]) -> str | None:
+        return None
+
+    def image_view(self, view: dict[str, Any]) -> dict[str, Any]:
+        return view
+
+
+_PLUGINS: dict[str, GameUI] = {}
+
+
+def register(name: str, ui: GameUI) -> None:
+    """The UI of the game registered in the engine registry as ``name``."""
+    _PLUGINS[name] = ui
+
+
+def ui_for(kind: str) -> GameUI:
+    if kind not in _PLUGINS and kind in registry.BUILTIN_GAMES:  # a built-in not loaded yet
+        importlib.import_module(f"{__name__}.{kind}")
     try:
-        return importlib.import_module(f"cogs.ui.{kind}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"cogs.ui.{kind}":
-            return None
-        raise
+        return _PLUGINS[kind]
+    except KeyError:
+        raise KeyError(f"No Discord UI is registered for the game `{kind}` (cogs.ui.register).") from None
+
+
+def load_plugins() -> None:
+    """Load the built-in games (engine, renderer, UI: ``cogs/ui/<name>.py`` registers itself)
+    and check that every registered game has a UI plug-in."""
+    registry.load_builtin_games()
+    render.load_builtin_renderers()
+    for name in registry.BUILTIN_GAMES:
+        importlib.import_module(f"{__name__}.{name}")
+    missing = [info.name for info in registry.all_games() if info.name not in _PLUGINS]
+    if missing:
+        raise RuntimeError(f"No Discord UI registered for {', '.join(missing)}: register a cogs.ui.GameUI "
+                           "(the base class for the generic buttons).")

@@ -18,6 +18,7 @@ needs no memory, survives a restart and an old board is recognised by its versio
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -25,7 +26,10 @@ import discord
 import render
 from cogs import components, routing
 from cogs.components import Layout
-from engine import Event
+from cogs.flow import actor_of, flow_of
+from cogs.presenter import fill_names, private_actions
+from cogs.ui import GameUI, register
+from engine import Event, Game
 from render import text
 from sessions import NotAllowed, SessionError, StaleAction
 
@@ -117,7 +121,7 @@ def _with_rows(message: discord.Message, rows: list[discord.ui.Item], game_id: i
     return layout
 
 
-async def _on_toggle(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+async def on_toggle_die(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     version_text, _, mask_text = route.arg(1).partition(":")
     rec, game = await bot.service.load(route.game_id)
     seat = rec.seat_of_user(interaction.user.id)
@@ -140,7 +144,7 @@ async def _on_toggle(bot: DragonTavern, interaction: discord.Interaction, route:
         await interaction.edit_original_response(**await bot.presenter.board_message(latest, latest_game))
 
 
-async def _on_keep_hint(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+async def on_explain_keep(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     # The button is disabled; a client that still sends the click gets the rule.
     raise SessionError("Pick dice that score (1s, 5s, three of a kind…) before keeping them.")
 
@@ -159,8 +163,6 @@ def private_message(rec: GameRecord, game: FarkleGame, seat: str, own_events: li
                     ) -> dict[str, Any]:
     """The owner's hand (names and texts of their Magic Items) and a Use button per item play
     allowed right now; plays that need a choice (a die face, a target) go in one select."""
-    from cogs.presenter import fill_names, private_actions  # the presenter imports this module lazily
-
     names = _names(rec)
     embed = discord.Embed(title=f"🔒 Dragon Farkle — game #{rec.id} (only you see this)",
                           description=render.render_text("farkle", game.view(seat), text.seat_names(rec.seats, "code")),
@@ -191,11 +193,8 @@ def private_message(rec: GameRecord, game: FarkleGame, seat: str, own_events: li
     return text.fit_message({"embed": embed, "view": view})
 
 
-async def _on_use(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+async def on_use_item(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     """A Use button of the private prompt (DM or ephemeral); version-checked like the board."""
-    from cogs.presenter import fill_names, private_actions
-    from cogs.router import actor_of
-
     version_text, _, action = route.arg(1).partition(":")
     if not version_text.isdecimal() or not action:
         raise StaleAction("That prompt is out of date.")
@@ -216,10 +215,9 @@ async def _on_use(bot: DragonTavern, interaction: discord.Interaction, route: ro
         message = {"content": f"✅ {label}", **private_message(rec, cast("FarkleGame", game), seat.seat, own, page=0)}
     await interaction.edit_original_response(**message)
     if outcome.changed:
-        await bot.after_change(outcome)
+        await flow_of(bot).after_change(outcome)
 
 
-HANDLERS: dict[str, Any] = {TOGGLE: _on_toggle, KEEP_HINT: _on_keep_hint, USE: _on_use}
 
 
 # -- the move menu ---------------------------------------------------------------------------
@@ -264,3 +262,24 @@ def announce(rec: GameRecord, game: FarkleGame, events: list[Event]) -> str | No
         return (f"🛡️ {mention}, {{{attacker}}} brawls with you! Answer on the board "
                 "(your Magic Items are in your private prompt).")
     return None
+
+
+class FarkleUI(GameUI):
+    menu = True
+    handlers = MappingProxyType({TOGGLE: on_toggle_die, KEEP_HINT: on_explain_keep, USE: on_use_item})
+
+    def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
+        return menu_path(cast("FarkleGame", game), seat, action)
+
+    def board_rows(self, rec: GameRecord, game: Game, seat: str, version: int) -> list[discord.ui.Item[Any]]:
+        return board_rows(rec, cast("FarkleGame", game), seat, version)
+
+    def private_message(self, rec: GameRecord, game: Game, seat: str, own_events: list[Event], *, page: int
+                        ) -> dict[str, Any]:
+        return private_message(rec, cast("FarkleGame", game), seat, own_events, page=page)
+
+    def announce(self, rec: GameRecord, game: Game, events: list[Event]) -> str | None:
+        return announce(rec, cast("FarkleGame", game), events)
+
+
+register("farkle", FarkleUI())

@@ -1,4 +1,4 @@
-"""Discord UI for The Dragon & Flagon (see cogs/ui/__init__.py for the hooks).
+"""Discord UI for The Dragon & Flagon (a cogs.ui.GameUI plug-in: FlagonUI at the end).
 
 * Public choices (character, start square, every question while a card resolves) go through the
   platform's move menu: :func:`menu_path` gives short labels, grouping long square lists (a
@@ -16,17 +16,19 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import Awaitable, Callable
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs import routing
 from cogs.components import Layout
-from cogs.router import actor_of
-from engine import Event, Game
+from cogs.flow import actor_of, flow_of
+from cogs.ui import GameUI, register
+from engine import Event, Game, registry
+from engine.flagon import new_game
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
-from engine.flagon.game import SLOT_NAMES, VERB_LABELS
+from engine.flagon.game import SLOT_NAMES, VERB_LABELS, FlagonGame
 from render import flagon as flagon_render
 from render import text
 from sessions import SessionError
@@ -80,12 +82,9 @@ def menu_path(game: Game, seat: str, action: str) -> list[str]:
 
 
 def _placing(game: Game) -> str:
-    """The character being placed now (the engine keeps the placement queue in its state)."""
-    state = getattr(game, "s", {})
-    queue = state.get("queue") or []
-    if queue and queue[0][0] == "place":
-        return _cname(queue[0][1])
-    return "a character"
+    """The character being placed now (asked from the engine's public setup queue)."""
+    cid = game.character_being_placed() if isinstance(game, FlagonGame) else None
+    return _cname(cid) if cid else "a character"
 
 
 # -- secret planning: the private prompt ----------------------------------------------------------
@@ -199,7 +198,7 @@ def private_message(rec: GameRecord, game: Game, seat: str, own_events: list[Eve
 # -- handlers -------------------------------------------------------------------------------------
 
 
-async def _on_plan(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+async def on_plan_card(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     """A card chosen in the private prompt (DM or ephemeral): plan it, then edit the same
     message into what is left to plan (or a confirmation when a new phase sends a new DM)."""
     data: dict[str, Any] = dict(interaction.data or {})  # a TypedDict union; read it as a dict
@@ -236,7 +235,7 @@ async def _on_plan(bot: DragonTavern, interaction: discord.Interaction, route: r
     else:
         own = [e for e in outcome.events if e.to == seat.seat]
         await interaction.edit_original_response(**private_message(rec, new_game, seat.seat, own, note=note))
-    await bot.after_change(outcome)
+    await flow_of(bot).after_change(outcome)
 
 
 # -- the lobby ------------------------------------------------------------------------------------
@@ -245,8 +244,6 @@ async def _on_plan(bot: DragonTavern, interaction: discord.Interaction, route: r
 def lobby_fields(rec: GameRecord) -> list[tuple[str, str]]:
     """Characters per player and, in the team game, the teams the current seats would form
     (asked from the engine itself, so the lobby can never disagree with the rules)."""
-    from engine.flagon import new_game
-
     seats = [s.seat for s in rec.seats]
     names = text.seat_names(rec.seats)
     if len(seats) < 2:
@@ -255,12 +252,12 @@ def lobby_fields(rec: GameRecord) -> list[tuple[str, str]]:
         game = new_game(seats, seed=0, **rec.options)
     except ValueError as exc:
         return [("Characters", f"⚠️ {exc}")]
-    quota: dict[str, int] = game.s["quota"]
+    quota = game.character_quota()
     total = sum(quota.values())
     per = sorted(set(quota.values()))
     each = f"{per[0]} each" if len(per) == 1 else ", ".join(f"{names[p]} {n}" for p, n in quota.items())
     fields = [("Characters", f"{total} characters: {each}. Choose them after Start (taken ones disappear).")]
-    teams: dict[str, str] | None = game.s["teams"]
+    teams: dict[str, str] | None = game.view(None)["teams"]
     if teams:
         for team in "AB":
             members = ", ".join(f"{names[p]} ({quota[p]})" for p in seats if teams[p] == team)
@@ -362,8 +359,6 @@ def action_log_text(rec: GameRecord, logged: list[Any]) -> str:
     """The game replayed from its seed and stored actions: each action in notation with its
     label, followed by the public events it caused. Only offered once the game is over, when
     no plan is secret any more."""
-    from engine import registry
-
     info = registry.get(rec.kind)
     names = {s.seat: s.display_name for s in rec.seats}
     players = sorted((s.seat for s in rec.seats), key=lambda p: int(p[1:]))
@@ -383,20 +378,18 @@ def action_log_text(rec: GameRecord, logged: list[Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-async def _on_log(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+async def on_send_action_log(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
-    rec = await bot.service.db.load_game(route.game_id)
+    rec = await bot.service.record(route.game_id)
     if rec.status != "finished":
         raise SessionError("The action log is available once the game is over.")
-    logged = await bot.service.db.actions(rec.id)
+    logged = await bot.service.action_log(rec.id)
     text = await asyncio.to_thread(action_log_text, rec, logged)
     file = discord.File(io.BytesIO(text.encode()), filename=f"flagon-game-{rec.id}.txt")
     await interaction.followup.send(f"📜 Action log of game #{rec.id} ({len(logged)} actions).", file=file,
                                     ephemeral=True)
 
 
-Handler = Callable[["DragonTavern", discord.Interaction, routing.Route], Awaitable[None]]
-HANDLERS: dict[str, Handler] = {"plan": _on_plan, "log": _on_log}
 
 
 def image_view(view: dict[str, Any]) -> dict[str, Any]:
@@ -404,3 +397,36 @@ def image_view(view: dict[str, Any]) -> dict[str, Any]:
     that), so the image is redrawn when the tavern changes, not after every submitted plan."""
     characters = [{**c, "planning": False, "slots_filled": 0} for c in view.get("characters", [])]
     return {**view, "planning": [], "to_act": [], "characters": characters}
+
+
+class FlagonUI(GameUI):
+    menu = True
+    handlers = MappingProxyType({"plan": on_plan_card, "log": on_send_action_log})
+
+    def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
+        return menu_path(game, seat, action)
+
+    def private_message(self, rec: GameRecord, game: Game, seat: str, own_events: list[Event], *, page: int
+                        ) -> dict[str, Any]:
+        return private_message(rec, game, seat, own_events, page=page)
+
+    def private_prompt_due(self, game: Game, seat: str, events: list[Event]) -> bool:
+        return private_prompt_due(game, seat, events)
+
+    def final_rows(self, rec: GameRecord, game: Game) -> list[discord.ui.Item[Any]]:
+        return final_rows(rec, game)
+
+    def event_lines(self, events: list[Event]) -> list[str]:
+        return event_lines(events)
+
+    def lobby_fields(self, rec: GameRecord) -> list[tuple[str, str]]:
+        return lobby_fields(rec)
+
+    def announce(self, rec: GameRecord, game: Game, events: list[Event]) -> str | None:
+        return announce(rec, game, events)
+
+    def image_view(self, view: dict[str, Any]) -> dict[str, Any]:
+        return image_view(view)
+
+
+register("flagon", FlagonUI())

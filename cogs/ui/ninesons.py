@@ -16,10 +16,10 @@ platform's picker would page longer ones. Nine Sons has no hidden information
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from engine.base import Game
+from cogs.ui import GameUI, register
+from engine.base import Game
 
 PLACE, MOVE, TAME = "Place", "Move", "Tame"
 
@@ -58,3 +58,13 @@ def tame_label(view: dict[str, Any], seat: str, action: str) -> str:
     owner, value = stack[-1]
     who = "you tame" if owner == seat else "opponent tames"
     return f"{label}, stack on {cell} (top {value}): {who}"
+
+
+class NineSonsUI(GameUI):
+    menu = True
+
+    def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
+        return menu_path(game, seat, action)
+
+
+register("ninesons", NineSonsUI())

@@ -53,6 +53,8 @@ register(
         ai_levels=("easy", "medium", "hard"),
         rules_summary=RULES_SUMMARY,
         emoji="🐉",
+        turn_timeout=300,
+        turn_timeout_help="Seconds a Dragon Farkle player has to act",
     )
 )
 

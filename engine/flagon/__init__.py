@@ -36,6 +36,8 @@ register(
         ai_levels=("easy", "medium", "hard"),
         rules_summary=RULES_SUMMARY,
         emoji="🍺",
+        turn_timeout=600,
+        turn_timeout_help="Seconds for a Dragon & Flagon planning phase or choice",
     )
 )
 

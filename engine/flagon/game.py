@@ -224,6 +224,15 @@ class FlagonGame(Game):
             return [p for p in self.players if p in owners]
         return []
 
+    def character_quota(self) -> dict[str, int]:
+        """How many characters each player controls (public: said in the lobby)."""
+        return dict(self.s["quota"])
+
+    def character_being_placed(self) -> str | None:
+        """The character whose start square is chosen now, during setup (public)."""
+        queue = self.s["queue"] if self.s["phase"] == "setup" else []
+        return str(queue[0][1]) if queue and queue[0][0] == "place" else None
+
     def _setup_player(self) -> str:
         s = self.s
         kind, who = s["queue"][0]

@@ -36,6 +36,8 @@ def _register() -> None:
                 "left. Card point values are a reconstruction (no public source gives them)."
             ),
             emoji="🐉",
+            turn_timeout=600,
+            turn_timeout_help="Seconds a Nine Sons player has to move",
         )
     )
 

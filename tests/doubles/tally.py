@@ -152,4 +152,9 @@ INFO = GameInfo(name="tally", title="Tally", game_class=Tally, new_game=new_game
 
 
 def install() -> None:
+    """Register Tally with the engine registry and, on Discord, with the generic UI (the
+    GameUI base class: one button per action, the generic private select)."""
+    from cogs import ui
+
     registry.register(INFO)
+    ui.register(INFO.name, ui.GameUI())

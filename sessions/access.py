@@ -1,0 +1,82 @@
+"""What the Discord layer may read and note in storage, as GameService methods: the cogs talk
+to sessions only, never to ``storage.Database`` directly (the layers: cogs -> sessions -> storage).
+
+Each method is a thin, named door onto one storage call; the service's game flow (create,
+join, apply, ...) lives in :mod:`sessions.service`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from storage import Announcement, Database, GameAccess, GameRecord, LoggedAction
+from storage.db import ACTIVE_STATUSES
+
+
+class StoreAccess:
+    db: Database
+
+    # -- games ------------------------------------------------------------------------------
+    async def record(self, game_id: int) -> GameRecord:
+        """The saved record of a game (raises storage.GameNotFound)."""
+        return await self.db.load_game(game_id)
+
+    async def access(self, game_id: int, user_id: int) -> GameAccess | None:
+        """Whether a click on game ``game_id`` may go on: its server, the user's seat, damage."""
+        return await self.db.game_access(game_id, user_id)
+
+    async def channel_game(self, channel_id: int) -> GameRecord | None:
+        """The lobby or running game of a channel, if any."""
+        return await self.db.active_game_in_channel(channel_id)
+
+    async def games(self, *, guild_id: int | None = None, statuses: Iterable[str] = ACTIVE_STATUSES
+                    ) -> list[GameRecord]:
+        return await self.db.games(guild_id=guild_id, statuses=statuses)
+
+    async def action_log(self, game_id: int) -> list[LoggedAction]:
+        return await self.db.actions(game_id)
+
+    async def user_stats(self, guild_id: int, user_id: int) -> dict[str, dict[str, int]]:
+        return await self.db.user_stats(guild_id, user_id)
+
+    async def set_board_message(self, game_id: int, message_id: int | None) -> None:
+        await self.db.set_board_message(game_id, message_id)
+
+    # -- the outbox (what saved changes must announce) -----------------------------------------
+    async def queue_announcement(self, game_id: int, events: Sequence[dict[str, Any]]) -> None:
+        await self.db.queue_announcement(game_id, events)
+
+    async def pending_announcements(self, game_id: int) -> list[Announcement]:
+        return await self.db.pending_announcements(game_id)
+
+    async def games_with_announcements(self) -> list[int]:
+        return await self.db.games_with_announcements()
+
+    async def save_announcement_progress(
+        self, announcements: Sequence[Announcement], *, recent: tuple[Sequence[str], int] | None = None
+    ) -> list[str] | None:
+        return await self.db.save_progress(announcements, recent=recent)
+
+    async def finish_announcements(self, announcements: Sequence[Announcement]) -> None:
+        await self.db.finish_announcements(announcements)
+
+    # -- damaged games ----------------------------------------------------------------------
+    def watch_damage(self, callback: Callable[[int], None]) -> None:
+        """Call ``callback(game_id)`` when storage sets a game aside as damaged."""
+        self.db.on_damaged = callback
+
+    async def unannounced_damaged(self) -> list[tuple[int, int]]:
+        """(game id, channel id) of damaged games whose channel was not told yet."""
+        return await self.db.unannounced_damaged()
+
+    async def claim_damage_announcement(self, game_id: int) -> bool:
+        """True once only per damaged game: the caller then announces it."""
+        return await self.db.claim_damage_announcement(game_id)
+
+    # -- bot-wide values (guild 0) ------------------------------------------------------------
+    async def bot_value(self, key: str) -> Any:
+        return (await self.db.guild_settings(0)).get(key)
+
+    async def set_bot_value(self, key: str, value: Any) -> None:
+        await self.db.set_guild_setting(0, key, value)
