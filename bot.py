@@ -83,6 +83,9 @@ class DragonTavern(commands.Bot):
     def __init__(
         self, database_path: Path, dev_guild_id: int | None = None, farkle_cards_dir: Path | None = None
     ) -> None:
+        # A board-game bot joins no voice channel: discord.py's warnings about voice libraries
+        # at start-up would only confuse an operator.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()  # slash-only: no privileged intents
         # Ping nobody unless a message allows exactly whom (the Brawl defender's ping does): a
         # player named "<@id> @everyone" must never make the bot ping anyone.
