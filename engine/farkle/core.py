@@ -14,7 +14,7 @@ from engine.base import Event, Game
 from engine.farkle import rules
 from engine.farkle.cards import Card, CardSet
 from engine.farkle.scoring import ScoreTable
-from engine.farkle.state import FarkleState
+from engine.farkle.state import FarkleState, TurnState
 from engine.rng import Rng
 
 DICE = rules.CONSTANTS["dice_per_player"]
@@ -23,6 +23,33 @@ DRAGON_HP = rules.CONSTANTS["dragon_hp"]
 BRAWL_BONUS = rules.CONSTANTS["brawl_win_bonus"]
 
 _ACTIVE_COMPANION_EFFECTS = ("reroll_event", "reroll_one_die")
+
+
+def turn_fields(actor: str, battle_ok: bool, players: list[str]) -> TurnState:
+    """The state's per-turn fields as a turn begins (a new game's first turn included)."""
+    return {
+        "phase": "choose",
+        "action": None,
+        "actor": actor,
+        "defender": None,
+        "battle_ok": battle_ok,
+        "roll": None,
+        "event": None,
+        "pool": 0,
+        "full": 0,
+        "set_aside": [],
+        "total": 0,
+        "last_value": 0,
+        "attack_score": None,
+        "attack_full": DICE,
+        "damage": 0,
+        "no_loss": False,
+        "shield_used": False,
+        "scout_used": False,
+        "claimer": None,
+        "comp_uses": {p: 0 for p in players},
+        "brawl_gained": {p: [] for p in players},
+    }
 
 
 def fmt_dice(dice: list[int] | tuple[int, ...]) -> str:

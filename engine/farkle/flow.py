@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.base import Event
 from engine.farkle import rules
-from engine.farkle.core import BRAWL_BONUS, DICE, DRAGON_HP, KEEP_MIN_ARMY, FarkleCore, fmt_dice
+from engine.farkle.core import BRAWL_BONUS, DRAGON_HP, KEEP_MIN_ARMY, FarkleCore, fmt_dice, turn_fields
 from engine.farkle.scoring import score, score_all, scoring_selections
 
 
@@ -17,31 +17,8 @@ class TurnFlow(FarkleCore):
     def _start_turn(self) -> None:
         s = self.s
         p = self.current
-        s.update(
-            {
-                "phase": "choose",
-                "action": None,
-                "actor": p,
-                "defender": None,
-                "battle_ok": s["armies"][p] >= KEEP_MIN_ARMY,  # checked at the START of the turn
-                "roll": None,
-                "event": None,
-                "pool": 0,
-                "full": 0,
-                "set_aside": [],
-                "total": 0,
-                "last_value": 0,
-                "attack_score": None,
-                "attack_full": DICE,
-                "damage": 0,
-                "no_loss": False,
-                "shield_used": False,
-                "scout_used": False,
-                "claimer": None,
-            }
-        )
-        s["comp_uses"] = {q: 0 for q in s["players"]}
-        s["brawl_gained"] = {q: [] for q in s["players"]}
+        # The Final Battle needs the army at the START of the turn.
+        s.update(turn_fields(p, s["armies"][p] >= KEEP_MIN_ARMY, s["players"]))
 
     def _end_turn(self, events: list[Event]) -> None:
         """Close a turn: callers have already banked what the player keeps; anything still

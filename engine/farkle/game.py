@@ -23,7 +23,7 @@ from typing import Any, ClassVar, cast
 from engine.base import Event, IllegalAction, InvalidSetup, Result, check_legal
 from engine.farkle import rules
 from engine.farkle.cards import check_card_counts, default_cards, parse_cards
-from engine.farkle.core import DICE, DRAGON_HP, KEEP_MIN_ARMY
+from engine.farkle.core import DRAGON_HP, KEEP_MIN_ARMY, turn_fields
 from engine.farkle.flow import TurnFlow
 from engine.farkle.phases import MOVES, PHASES
 from engine.farkle.state import FarkleState
@@ -77,7 +77,6 @@ class FarkleGame(TurnFlow):
             "hands": {p: [item_deck.pop()] for p in order},
             "stuck": {p: [] for p in order},  # items given to a player that they cannot use
             "pending": {p: [] for p in order},  # items gained this turn, lost on a Farkle
-            "brawl_gained": {p: [] for p in order},
             "item_deck": item_deck,
             "item_discard": [],
             "companion_deck": comp_deck,
@@ -85,27 +84,8 @@ class FarkleGame(TurnFlow):
             "turn": first,
             "first": first,
             "round": 1,
-            "phase": "choose",
-            "action": None,
-            "actor": order[first],
-            "defender": None,
-            "battle_ok": False,
-            "roll": None,
-            "event": None,
-            "pool": 0,
-            "full": 0,
-            "set_aside": [],
-            "total": 0,
-            "last_value": 0,
-            "attack_score": None,
-            "attack_full": DICE,
-            "damage": 0,
-            "no_loss": False,
-            "comp_uses": {p: 0 for p in order},
-            "shield_used": False,
-            "scout_used": False,
+            **turn_fields(order[first], False, order),  # _start_turn below sets them for real
             "discarding": [],
-            "claimer": None,
             "winner": None,
             "end_reason": None,
             "turn_number": 1,

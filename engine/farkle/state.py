@@ -9,24 +9,10 @@ from __future__ import annotations
 from typing import Any, NotRequired, TypedDict
 
 
-class FarkleState(TypedDict):
-    version: int
-    players: list[str]  # seat order
-    options: dict[str, Any]  # resolved lobby options (rules.OPTIONS)
-    custom_cards: dict[str, Any] | None  # CardSet.to_dict() of another card set; None = house cards
-    armies: dict[str, int]
-    companions: dict[str, str]  # each player's face-up Companion
-    hands: dict[str, list[str]]  # Magic Items held (secret)
-    stuck: dict[str, list[str]]  # items given to a player that they cannot use
-    pending: dict[str, list[str]]  # items gained this turn, lost on a Farkle
+class TurnState(TypedDict):
+    """The fields every turn starts afresh (engine.farkle.core.turn_fields)."""
+
     brawl_gained: dict[str, list[str]]  # items gained in this turn's Brawl
-    item_deck: list[str]
-    item_discard: list[str]
-    companion_deck: list[str]
-    companion_discard: list[str]
-    turn: int  # seat index of the current player
-    first: int  # seat index of the first player (a round ends when play returns to it)
-    round: int
     phase: str  # a name in engine.farkle.phases.PHASES
     action: str | None  # this turn's choice: "recruit", "brawl", "battle"
     actor: str  # who rolls (the defender while defending) or chooses
@@ -46,8 +32,27 @@ class FarkleState(TypedDict):
     comp_uses: dict[str, int]  # active Companion uses this turn
     shield_used: bool  # the block_dragon Companion has acted this turn
     scout_used: bool  # the ignore_battle_farkle Companion has acted this turn
-    discarding: list[str]  # players above the item limit (phase "discard")
     claimer: str | None  # the Brawl winner choosing an item (phase "claim")
+
+
+class FarkleState(TurnState):
+    version: int
+    players: list[str]  # seat order
+    options: dict[str, Any]  # resolved lobby options (rules.OPTIONS)
+    custom_cards: dict[str, Any] | None  # CardSet.to_dict() of another card set; None = house cards
+    armies: dict[str, int]
+    companions: dict[str, str]  # each player's face-up Companion
+    hands: dict[str, list[str]]  # Magic Items held (secret)
+    stuck: dict[str, list[str]]  # items given to a player that they cannot use
+    pending: dict[str, list[str]]  # items gained this turn, lost on a Farkle
+    item_deck: list[str]
+    item_discard: list[str]
+    companion_deck: list[str]
+    companion_discard: list[str]
+    turn: int  # seat index of the current player
+    first: int  # seat index of the first player (a round ends when play returns to it)
+    round: int
+    discarding: list[str]  # players above the item limit (phase "discard")
     winner: str | None
     end_reason: str | None
     turn_number: int
