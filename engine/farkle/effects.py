@@ -7,6 +7,13 @@ from engine.farkle import rules
 from engine.farkle.core import fmt_dice
 from engine.farkle.flow import TurnFlow
 
+# Items that make the Event die count as another face: effect -> (face it shows, face it counts as).
+EVENT_FACE_CHANGES = {
+    "dragon_to_blank": ("dragon", "blank"),
+    "blank_to_rally": ("blank", "rally"),
+    "blank_to_dragon": ("blank", "dragon"),
+}
+
 
 def use_item(g: TurnFlow, player: str, arg: str, events: list[Event]) -> None:
     s = g.s
@@ -34,17 +41,11 @@ def use_item(g: TurnFlow, player: str, arg: str, events: list[Event]) -> None:
         s["roll"] = sorted([*roll, b])
         events.append(Event("use_item", f"{said} and turns a {a} into a {b}.", data={"item": item}))
         g._after_roll(events)
-    elif e == "dragon_to_blank":
-        s["event"] = "blank"
-        events.append(Event("use_item", f"{said}: the Dragon face counts as Blank.", data={"item": item}))
-        g._after_roll(events)
-    elif e == "blank_to_rally":
-        s["event"] = "rally"
-        events.append(Event("use_item", f"{said}: the Blank face counts as Rally.", data={"item": item}))
-        g._after_roll(events)
-    elif e == "blank_to_dragon":
-        s["event"] = "dragon"
-        events.append(Event("use_item", f"{said}: the Blank face counts as Dragon.", data={"item": item}))
+    elif e in EVENT_FACE_CHANGES:
+        was, now = EVENT_FACE_CHANGES[e]
+        s["event"] = now
+        events.append(Event("use_item", f"{said}: the {was.title()} face counts as {now.title()}.",
+                            data={"item": item}))
         g._after_roll(events)
     elif e == "ignore_battle_loss":
         s["no_loss"] = True

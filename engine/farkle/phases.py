@@ -27,7 +27,7 @@ from typing import cast
 
 from engine.base import Event
 from engine.farkle.core import DICE, fmt_dice
-from engine.farkle.effects import use_companion, use_item
+from engine.farkle.effects import EVENT_FACE_CHANGES, use_companion, use_item
 from engine.farkle.flow import TurnFlow
 from engine.farkle.scoring import score, scoring_selections
 
@@ -309,11 +309,9 @@ def _legal_roll(g: TurnFlow, player: str, effects: dict[str, str]) -> list[str]:
             out += [f"use:{i}:{a}:{b}" for a in sorted(set(roll)) for b in range(1, 7) if a != b]
         elif (
             e == "reroll_all"
-            or (e == "dragon_to_blank" and s["event"] == "dragon")
-            or (e == "blank_to_rally" and s["event"] == "blank")
+            or (e in EVENT_FACE_CHANGES and s["event"] == EVENT_FACE_CHANGES[e][0])
             or (e == "cancel_farkle" and not sels)
             or (e == "ignore_battle_loss" and not s["no_loss"])
-            or (e == "blank_to_dragon" and s["event"] == "blank")
         ):
             out.append(f"use:{i}")
     if player == g.current and g._companion_active_left(player):
