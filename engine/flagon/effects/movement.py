@@ -13,6 +13,17 @@ if TYPE_CHECKING:
     from engine.flagon.rules import Rules
 
 
+def _go_to_chosen_square(r: Rules, cid: str, squares: list[str], moves: str, nowhere: str) -> None:
+    """The owner picks one of ``squares`` and the character goes there ("<label> <moves> <sq>."),
+    or, with nowhere to go, the ``nowhere`` line is all that happens."""
+    if not squares:
+        r.emit(nowhere)
+        return
+    pick = r.ctx.ask(r.owner(cid), "to", cid, squares)
+    r.place(cid, G.parse(pick), effect=False)
+    r.emit(f"{r.label(cid)} {moves} {pick}.", kind="move")
+
+
 @effect("move")
 def move(r: Rules, cid: str, card: Card) -> int:
     opts = [G.name(q) for q in r.board_squares(cid, card.squares) if r.reachable(cid, q)]
@@ -35,12 +46,7 @@ def dash(r: Rules, cid: str, card: Card) -> None:
         if not r.inb(q) or r.who(q) is not None or (r.table_at(q) is not None) != height:
             break
         opts.append(G.name(q))
-    if not opts:
-        r.emit(f"{r.label(cid)} cannot dash anywhere.")
-        return
-    pick = r.ctx.ask(r.owner(cid), "to", cid, opts)
-    r.place(cid, G.parse(pick), effect=False)
-    r.emit(f"{r.label(cid)} dashes to {pick}.", kind="move")
+    _go_to_chosen_square(r, cid, opts, "dashes to", f"{r.label(cid)} cannot dash anywhere.")
 
 
 @effect("charge")
@@ -55,12 +61,7 @@ def charge(r: Rules, cid: str, card: Card) -> None:
 @effect("leap")
 def leap(r: Rules, cid: str, card: Card) -> None:
     opts = [G.name(q) for q in r.board_squares(cid, card.squares) if r.inb(q) and r.who(q) is None]
-    if not opts:
-        r.emit(f"{r.label(cid)} has nowhere to leap.")
-        return
-    pick = r.ctx.ask(r.owner(cid), "to", cid, opts)
-    r.place(cid, G.parse(pick), effect=False)
-    r.emit(f"{r.label(cid)} leaps to {pick}.", kind="move")
+    _go_to_chosen_square(r, cid, opts, "leaps to", f"{r.label(cid)} has nowhere to leap.")
 
 
 @effect("swing")
@@ -144,9 +145,4 @@ def shadow_step(r: Rules, cid: str, card: Card) -> None:
             q = G.to_board(r.pos(t), tc["facing"], (0, -1))
             if r.inb(q) and r.who(q, exclude=cid) is None:
                 opts.append(G.name(q))
-    if not opts:
-        r.emit("No shadow to step into.")
-        return
-    pick = r.ctx.ask(r.owner(cid), "to", cid, opts)
-    r.place(cid, G.parse(pick), effect=False)
-    r.emit(f"{r.label(cid)} steps through the shadows to {pick}.", kind="move")
+    _go_to_chosen_square(r, cid, opts, "steps through the shadows to", "No shadow to step into.")
