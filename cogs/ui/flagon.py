@@ -25,7 +25,7 @@ from cogs import routing
 from cogs.components import Layout
 from cogs.flow import actor_of, flow_of
 from cogs.ui import GameUI, register
-from engine import Event, Game, registry
+from engine import Event, Game
 from engine.flagon import new_game
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
 from engine.flagon.game import SLOT_NAMES, VERB_LABELS, FlagonGame
@@ -355,14 +355,13 @@ def final_rows(rec: GameRecord, game: Game) -> list[discord.ui.Item]:
                               custom_id=routing.make(rec.id, "x", "log"))]
 
 
-def action_log_text(rec: GameRecord, logged: list[Any]) -> str:
+def action_log_text(rec: GameRecord, game: Game, logged: list[Any]) -> str:
     """The game replayed from its seed and stored actions: each action in notation with its
-    label, followed by the public events it caused. Only offered once the game is over, when
-    no plan is secret any more."""
-    info = registry.get(rec.kind)
+    label, followed by the public events it caused. ``game`` is the game as it started
+    (GameService.new_game_for: seat order and setup exactly as at the start). Only offered once
+    the game is over, when no plan is secret any more."""
     names = {s.seat: s.display_name for s in rec.seats}
-    players = sorted((s.seat for s in rec.seats), key=lambda p: int(p[1:]))
-    game = info.new_game(players, rec.seed, **rec.options)
+    players = [s.seat for s in sorted(rec.seats, key=lambda s: s.position)]
     lines = [f"The Dragon & Flagon — game #{rec.id}", f"Seed {rec.seed}; options {rec.options or 'default'}",
              "Players: " + ", ".join(f"{names.get(p, p)} ({p})" for p in players), ""]
     for row in logged:
@@ -384,7 +383,8 @@ async def on_send_action_log(bot: DragonTavern, interaction: discord.Interaction
     if rec.status != "finished":
         raise SessionError("The action log is available once the game is over.")
     logged = await bot.service.action_log(rec.id)
-    text = await asyncio.to_thread(action_log_text, rec, logged)
+    started = await bot.service.new_game_for(rec)
+    text = await asyncio.to_thread(action_log_text, rec, started, logged)
     file = discord.File(io.BytesIO(text.encode()), filename=f"flagon-game-{rec.id}.txt")
     await interaction.followup.send(f"📜 Action log of game #{rec.id} ({len(logged)} actions).", file=file,
                                     ephemeral=True)

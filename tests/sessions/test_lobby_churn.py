@@ -78,3 +78,17 @@ async def test_replay_after_leave_and_rejoin(service, kind):
 async def test_replay_after_mixed_churn_and_a_resign(service, kind):
     rec, host = await churn_many(service, kind)
     await play_and_check_replay(service, kind, rec, host, resign=ALICE)
+
+
+async def test_flagon_action_log_replays_a_churned_game(service):
+    """The finished-game action log replays the game as it started (seat order after churn),
+    not by sorted seat ids, which would break on the first move."""
+    from cogs.ui.flagon import action_log_text
+
+    rec, host = await churn_two(service, "flagon")
+    await play_and_check_replay(service, "flagon", rec, host, moves=30)
+    saved, game = await service.load(rec.id)
+    logged = await service.db.actions(rec.id)
+    text = action_log_text(saved, await service.new_game_for(saved), logged)
+    assert text.count("\n[") == len(logged)  # one line per logged action, none refused
+    assert "Players: bob (p2), alice (p1)" in text
