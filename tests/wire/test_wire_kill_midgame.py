@@ -91,8 +91,9 @@ class Table:
         """The action log is complete and has no duplicate: replaying it from the seed gives the
         stored state, byte for byte (the engine is deterministic)."""
         rec = self.record()
-        game = registry.get(rec["kind"]).new_game(sorted(rec["names"], key=lambda p: int(p[1:])), rec["seed"],
-                                                  **rec["options"])
+        # Players in seat position order, as the bot starts (and replays) a game: seat ids may
+        # be out of order after lobby churn. record() reads the seats ordered by position.
+        game = registry.get(rec["kind"]).new_game(list(rec["names"]), rec["seed"], **rec["options"])
         for _, _, seat, source, action in self.actions():
             if source != "system":
                 game.play(seat, action)
