@@ -24,6 +24,7 @@ from cogs.ui import ui_for
 from engine import Event, Game, registry
 from render import text
 from render.text import fill_names
+from sessions import event_names
 from sessions.settings import GuildSettings
 from storage import GameRecord, SeatRecord
 
@@ -38,15 +39,6 @@ DM_CLOSED = 50007
 
 def public_events(events: list[Event]) -> list[Event]:
     return [e for e in events if e.to is None]
-
-
-def event_names(rec: GameRecord, events: list[Event]) -> dict[str, str]:
-    """Raw names for the placeholders of these events' texts: the seats, plus names an event
-    carries for someone no longer (or never) seated, e.g. ``{actor}``."""
-    names = {s.seat: s.display_name for s in rec.seats}
-    for event in events:
-        names.update(event.data.get("names", {}))
-    return names
 
 
 class Presenter:

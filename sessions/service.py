@@ -57,12 +57,8 @@ class Outcome:
 
     @property
     def names(self) -> dict[str, str]:
-        """Raw names for the placeholders of this outcome's texts: the seats, plus names an
-        event carries for someone no longer (or never) seated, e.g. ``{actor}``."""
-        names = {s.seat: s.display_name for s in self.record.seats}
-        for event in self.events:
-            names.update(event.data.get("names", {}))
-        return names
+        """Raw names for the placeholders of this outcome's texts (see :func:`event_names`)."""
+        return event_names(self.record, self.events)
 
 
 class GameService(StoreAccess):
@@ -564,6 +560,15 @@ class GameService(StoreAccess):
         # Seats and the ranking are public once the game is over; the reason text may quote cards.
         log.info("game %s finished: %s, ranking %s", rec.id, rec.kind, ranking)
         return await self.db.load_game(rec.id)
+
+
+def event_names(rec: GameRecord, events: list[Event]) -> dict[str, str]:
+    """Raw names for the placeholders of these events' texts: the seats, plus names an event
+    carries for someone no longer (or never) seated, e.g. ``{actor}``."""
+    names = {s.seat: s.display_name for s in rec.seats}
+    for event in events:
+        names.update(event.data.get("names", {}))
+    return names
 
 
 def _dicts(events: list[Event]) -> list[dict[str, Any]]:
