@@ -437,7 +437,10 @@ class GameService(StoreAccess):
         try:
             return registry.restore(rec.kind, rec.state or {})
         except Exception as exc:
-            await self.db.mark_damaged(rec.id, f"saved state cannot be restored: {exc!r}")
+            # The exception's text may quote the state (a hand's card id in a KeyError): it goes
+            # to DEBUG only; the ERROR line and the stored reason name its type.
+            log.debug("game %s: the saved state cannot be restored: %r", rec.id, exc)
+            await self.db.mark_damaged(rec.id, f"saved state cannot be restored ({type(exc).__name__})")
             raise GameDamaged(DAMAGED_MESSAGE) from exc
 
     async def _lobby(self, game_id: int) -> GameRecord:

@@ -239,3 +239,26 @@ async def test_concurrent_actions_on_different_games_share_one_database_safely(s
         _, game = await service.load(gid)
         assert game.scores == {"p1": 2, "p2": 1}
         assert len(await service.db.actions(gid)) == 2
+
+
+async def test_a_state_the_engine_cannot_load_is_set_aside_without_logging_its_contents(service, caplog,
+                                                                                        monkeypatch):
+    """The engine's exception may quote the state (a card id in a KeyError); the ERROR line
+    about the damaged game names only the exception's type."""
+    from engine import registry as engine_registry
+    from storage import GameDamaged
+
+    rec = await service.create("tally", guild_id=1, channel_id=10, host=ALICE)
+    await service.join(rec.id, BOB)
+    await service.start(rec.id, ALICE)
+
+    def unreadable(kind, state):
+        raise KeyError("lucky_charm_held_by_bob")
+
+    monkeypatch.setattr(engine_registry, "restore", unreadable)
+    caplog.set_level("INFO")
+    with pytest.raises(GameDamaged):
+        await service.load(rec.id)
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= 20]
+    assert any(f"game {rec.id} is damaged" in line and "KeyError" in line for line in errors), errors
+    assert not any("lucky_charm" in line for line in errors)
