@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sqlite3
 
-import discord
 import pytest
 
 from bot import create_bot
@@ -69,13 +68,20 @@ async def test_a_saved_move_whose_board_edit_fails_is_reported_as_made_and_the_b
     assert texts_of(channel.last_message).count("alice: Place 3 on b2") == 1  # Recent lines written once
 
 
-async def test_game_status_draws_the_board_a_failed_announcement_left_stale(world, db_path):
+async def a_move_whose_board_edit_is_refused(world, db_path):
+    """alice's first move is saved, and Discord refuses the board edit once; returns the
+    members, the channel and the game's version before the move."""
     env, channel, m = world
     alice, bob = m["alice"], m["bob"]
     await start_ninesons(channel, alice, bob)
     [(v,)] = stored(db_path, "SELECT version FROM games")
     refuse_board_edits(env)
     await alice.slash(channel, "play", action="3@b2")
+    return env, channel, alice, v
+
+
+async def test_game_status_draws_the_board_a_failed_announcement_left_stale(world, db_path):
+    env, channel, alice, v = await a_move_whose_board_edit_is_refused(world, db_path)
     result = await alice.slash(channel, "game status")
     assert private_replies(result) == ["The board is below."]
     assert f"move {v + 1} ·" in texts_of(channel.last_message)
@@ -83,12 +89,7 @@ async def test_game_status_draws_the_board_a_failed_announcement_left_stale(worl
 
 
 async def test_a_failed_announcement_is_retried_by_itself(world, db_path):
-    env, channel, m = world
-    alice, bob = m["alice"], m["bob"]
-    await start_ninesons(channel, alice, bob)
-    [(v,)] = stored(db_path, "SELECT version FROM games")
-    refuse_board_edits(env)
-    await alice.slash(channel, "play", action="3@b2")
+    env, channel, alice, v = await a_move_whose_board_edit_is_refused(world, db_path)
     assert f"move {v} ·" in texts_of(channel.last_message)
     await env.advance_time(16)  # the first retry comes after 15 s
     assert f"move {v + 1} ·" in texts_of(channel.last_message)
@@ -148,7 +149,6 @@ async def test_a_failed_save_still_says_nothing_changed(world, db_path, monkeypa
     result = await alice.slash(channel, "play", action="3@b2")
     [reply] = private_replies(result)
     assert "could not be saved" in reply and "nothing changed" in reply
-    assert isinstance(env.bot, discord.Client)
 
 
 async def test_a_deleted_channel_drops_what_its_game_had_to_announce(world, db_path):
