@@ -93,20 +93,21 @@ def board_components(
 
 def action_picker(
     game_id: int, verb: str, actions: Sequence[tuple[str, str]], *, page: int, version: int | None = None,
-    placeholder: str = "Choose…",
+    token: str | None = None, placeholder: str = "Choose…",
 ) -> Layout:
     """A paginated select of (action, label). ``verb`` routes the choice (public picker `ps`,
-    private prompt `p`); ``version`` (public only) lets stale pickers be refused."""
+    private prompt `p`). Stale pickers are refused by ``version`` (public: the board's version)
+    or ``token`` (private: the seat's prompt token, cogs.prompts)."""
     view = Layout()
     pages = max(1, -(-len(actions) // PAGE_SIZE))
     page = max(0, min(page, pages - 1))
     chunk = actions[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-    prefix_args: tuple[object, ...] = (version,) if version is not None else ()
+    dated: tuple[object, ...] = (version,) if version is not None else (token,) if token is not None else ()
     if chunk:
         title = placeholder if pages == 1 else f"{placeholder} (page {page + 1}/{pages})"
         view.add_item(discord.ui.Select(
             placeholder=_label(title, 100),
-            custom_id=routing.make(game_id, verb, *prefix_args),
+            custom_id=routing.make(game_id, verb, *dated),
             options=[discord.SelectOption(label=_label(label, 100), value=action[:100]) for action, label in chunk],
             row=0,
         ))
@@ -114,12 +115,10 @@ def action_picker(
     if pages > 1:
         if page > 0:
             view.add_item(discord.ui.Button(label="◀ Previous", custom_id=routing.make(
-                game_id, nav_verb, *prefix_args, page - 1) if version is not None else routing.make(
-                game_id, nav_verb, page - 1), row=1))
+                game_id, nav_verb, *dated, page - 1), row=1))
         if page < pages - 1:
             view.add_item(discord.ui.Button(label="Next ▶", custom_id=routing.make(
-                game_id, nav_verb, *prefix_args, page + 1) if version is not None else routing.make(
-                game_id, nav_verb, page + 1), row=1))
+                game_id, nav_verb, *dated, page + 1), row=1))
     return view
 
 

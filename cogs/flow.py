@@ -109,8 +109,11 @@ class GameFlow(commands.Cog):
             if settings["hidden_pick_mode"] != "ephemeral":
                 try:
                     user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-                    await user.send(f"🎲 You are playing **{info.title}** (game #{rec.id}) in <#{rec.channel_id}>. "
-                                    "Your secret choices and hand will arrive here.")
+                    sent = await user.send(f"🎲 You are playing **{info.title}** (game #{rec.id}) in "
+                                           f"<#{rec.channel_id}>. This message becomes your hand: it shows your "
+                                           "secrets and is kept up to date; a new message comes when you must "
+                                           "choose something secretly.")
+                    await self.bot.outbox.hands.adopt(rec, seat.seat, sent)
                     route = "dm"
                 except discord.Forbidden:
                     route = "ephemeral"

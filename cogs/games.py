@@ -13,6 +13,7 @@ from cogs.presenter import fill_names
 from engine import registry
 from render import text
 from sessions import SessionError, unknown_game
+from sessions.access import NOTIFY_CHOICES
 from storage import GameNotFound, GameRecord
 
 if TYPE_CHECKING:
@@ -110,6 +111,28 @@ class Games(commands.Cog):
         await interaction.response.send_message(embed=text.fit_embed(embed), ephemeral=True)
 
     rules.autocomplete("game")(_new_game_autocomplete)
+
+    @game.command(name="notify", description="How you are told it is your turn: channel ping, DM, or off")
+    @app_commands.describe(where="channel: a message in the game's channel that mentions you (default); "
+                                 "dm: a direct message; off: nothing (the board still shows ▶)")
+    @app_commands.choices(where=[app_commands.Choice(name=n, value=n) for n in NOTIFY_CHOICES])
+    async def notify(self, interaction: discord.Interaction, where: str | None = None) -> None:
+        if where is None:
+            current = await self.bot.service.notify_pref(interaction.user.id)
+            await interaction.response.send_message(
+                f"You are told it is your turn by: **{current}**. Change it with `/game notify` "
+                "channel, dm or off.", ephemeral=True)
+            return
+        if where not in NOTIFY_CHOICES:
+            raise SessionError(f"`{text.echo(where, 20)}` is not a choice: pick channel, dm or off.")
+        await self.bot.service.set_notify_pref(interaction.user.id, where)
+        said = {
+            "channel": "a message in the game's channel that mentions you",
+            "dm": "a direct message (a channel mention while your DMs are closed)",
+            "off": "nothing: watch the board's ▶ marker (secret choices still arrive in your DMs)",
+        }[where]
+        await interaction.response.send_message(f"🔔 When it is your turn you now get {said}. "
+                                                "This applies to every server and game.", ephemeral=True)
 
     @game.command(name="stats", description="Wins, losses and draws in this server")
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:

@@ -6,8 +6,9 @@ game's pending rows in order:
 
 1. the board's Recent lines, appended in the same transaction that marks them done (exactly once);
 2. the board, drawn from the saved state (an edit, so repeating it is harmless);
-3. the game's ping (its message id is noted on the rows, so it is never sent twice);
-4. each human seat's private prompt (the seat is noted on the rows once its DM went out);
+3. the game's ping (cogs.pings: its message id is noted on the rows, so it is never sent twice),
+   or, for the change that ended the game, one notice saying how it ended;
+4. each human seat's hand message (cogs.hands: the seat is noted on the rows once its DM went out);
 
 and then drops the rows. A delivery cut short by a crash or a Discord error resumes where it
 stopped: at the next click on that game, `/game status`, a retry a little later, or the next
@@ -24,6 +25,8 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs.errors import AnnouncementDelayed
+from cogs.hands import Hands
+from cogs.pings import Pings
 from cogs.presenter import RECENT_EVENTS
 from engine import Event
 from storage import Announcement, GameNotFound
@@ -37,6 +40,7 @@ UNKNOWN_CHANNEL = 10003  # Discord's error code: the channel was deleted
 # Seconds between retries of a failed delivery; after the last one the game waits for its next
 # click, /game status or a restart.
 RETRY_DELAYS = (15.0, 60.0, 300.0, 900.0)
+ENDED = frozenset({"finished", "cancelled", "abandoned"})
 
 
 def _events(rows: list[Announcement]) -> list[Event]:
@@ -51,6 +55,8 @@ class Outbox:
         # Games whose last delivery failed (or that had rows at start-up): the next click on
         # them catches up first. Memory only: at start-up the database says which they are.
         self.behind: set[int] = set()
+        self.pings = Pings(bot)
+        self.hands = Hands(bot)
 
     async def deliver(self, game_id: int) -> None:
         """Announce every pending change of the game, in order (one delivery per game at a time)."""
@@ -128,20 +134,26 @@ class Outbox:
             if recent is not None:
                 rec.recent = recent
         await presenter.draw_board(rec, game)
+        unpinged = [a for a in pending if "ping" not in a.progress]
         if game is not None and rec.status == "active":
-            unpinged = [a for a in pending if "ping" not in a.progress]
             if unpinged:
-                sent = await presenter.announce(rec, game, _events(unpinged))
-                if sent is not None:
-                    for a in unpinged:
-                        a.progress["ping"] = sent
-                    await service.save_announcement_progress(unpinged)
+                sent = await self.pings.announce(rec, game, _events(unpinged))
+                for a in unpinged:
+                    a.progress["ping"] = sent
+                await service.save_announcement_progress(unpinged)
             for seat in rec.seats:
                 due = [a for a in pending if seat.seat not in a.progress.get("dm", [])]
-                if due and await presenter.send_private(rec, game, seat, _events(due)):
+                if due and await self.hands.deliver(rec, game, seat, _events(due)):
                     for a in due:
                         a.progress.setdefault("dm", []).append(seat.seat)
                     await service.save_announcement_progress(due)
+        elif game is not None and rec.status in ENDED and unpinged:
+            # The rows that ended a started game: one notice instead of the live pings.
+            sent = await self.pings.game_over(rec, game)
+            for a in unpinged:
+                a.progress["ping"] = sent
+            await service.save_announcement_progress(unpinged)
+            await self.hands.close(rec, game)
         await service.finish_announcements(pending)
         self.behind.discard(game_id)
 

@@ -13,18 +13,20 @@ import hashlib
 import io
 import json
 import logging
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 import render
 from cogs import components, menu
+from cogs.pings import afk_outcome
+from cogs.prompts import private_actions, prompt_token
 from cogs.ui import ui_for
 from engine import Event, Game, registry
 from render import text
 from render.text import fill_names
 from sessions import event_names
+from sessions.service import TURN_EVENT
 from sessions.settings import GuildSettings
 from storage import GameRecord, SeatRecord
 
@@ -34,7 +36,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("dragon_tavern.cogs.presenter")
 
 RECENT_EVENTS = 6
-DM_CLOSED = 50007
 
 
 def public_events(events: list[Event]) -> list[Event]:
@@ -55,7 +56,7 @@ class Presenter:
         cls = info.game_class
         embed = discord.Embed(
             title=f"{info.emoji} {info.title} — lobby #{rec.id}",
-            description=f"{cls.MIN_PLAYERS}–{cls.MAX_PLAYERS} players. Press **Join** to take a seat; "
+            description=f"{player_count(cls.MIN_PLAYERS, cls.MAX_PLAYERS)}. Press **Join** to take a seat; "
             "the host presses **Start**." + await self._lobby_closes(rec),
             colour=discord.Colour.gold(),
         )
@@ -93,7 +94,10 @@ class Presenter:
             who = f"<@{s.user_id}>" if s.user_id and not s.is_ai else shown[s.seat]
             ai = f" 🤖 {s.ai_level}" if s.is_ai else ""
             players.append(f"{marker}{who}{ai}")
-        embed.add_field(name="Players", value="\n".join(players), inline=True)
+        if not game.is_over and rec.status == "active":
+            players.append(await self._deadline(rec, [s for s in rec.seats if s.seat in to_act and not s.is_ai],
+                                                settings))
+        embed.add_field(name="Players", value="\n".join(p for p in players if p), inline=True)
         recent = rec.recent
         if recent:
             embed.add_field(name="Recent", value="\n".join(recent[-RECENT_EVENTS:]), inline=False)
@@ -145,6 +149,13 @@ class Presenter:
                     view.add_item(item)
         return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": files})
 
+    async def _deadline(self, rec: GameRecord, waiting: list[SeatRecord], settings: GuildSettings) -> str:
+        """The turn's deadline as a Discord timestamp, and what happens then (the AFK policy)."""
+        deadline = await self.bot.service.turn_deadline(rec.id)
+        if deadline is None or not waiting:
+            return ""
+        return f"⏳ <t:{int(deadline)}:R>, {afk_outcome(waiting, settings)}"
+
     async def _board_png(self, rec: GameRecord, public: dict[str, Any], names: dict[str, str]) -> bytes | None:
         """The board image, redrawn only when what it shows changed. A game's UI module may
         narrow that with its ``image_view(view)`` hook (Flagon leaves out who is still planning, so the
@@ -166,7 +177,8 @@ class Presenter:
         """The board's "Recent" lines for these events (public ones only)."""
         names = text.shown_names(event_names(rec, events))
         # The game may condense its public lines (the default: one line per event).
-        return [fill_names(t, names) for t in ui_for(rec.kind).event_lines(public_events(events))]
+        shown = [e for e in public_events(events) if e.kind != TURN_EVENT]  # pings, not board lines
+        return [fill_names(t, names) for t in ui_for(rec.kind).event_lines(shown)]
 
     async def draw_board(self, rec: GameRecord, game: Game | None) -> None:
         """Edit the game's one message to show the saved state (harmless to repeat)."""
@@ -176,25 +188,6 @@ class Presenter:
             await self._put_board(rec, await self._closed_lobby(rec))
         else:
             await self._put_board(rec, await self.board_message(rec, game))
-
-    async def announce(self, rec: GameRecord, game: Game, events: list[Event]) -> int | None:
-        """A short channel message from the game's UI hook ``announce`` (e.g. a ping for a player
-        who must act out of turn): editing the board never notifies anyone, a new message does.
-        The hook sees only public events and returns text with {p1} placeholders, or None; it
-        pings a seat by writing ``{@p2}``, and only those seats' users are allowed to be pinged
-        (the bot-wide default pings nobody, so a name like ``<@id> @everyone`` stays inert).
-        Returns the id of the message sent."""
-        if rec.status != "active" or game.is_over:
-            return None
-        template = ui_for(rec.kind).announce(rec, game, public_events(events))
-        if not template:
-            return None
-        content, pinged = fill_mentions(template, rec, text.shown_names(event_names(rec, events)))
-        channel = self.bot.get_channel(rec.channel_id) or await self.bot.fetch_channel(rec.channel_id)
-        assert isinstance(channel, discord.abc.Messageable)
-        sent = await channel.send(text.fit(content), allowed_mentions=discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(user_id) for user_id in pinged]))
-        return sent.id
 
     async def repost_board(self, rec: GameRecord) -> None:
         """Post the board again at the bottom of the channel; the old one points to it."""
@@ -237,42 +230,9 @@ class Presenter:
         files = kwargs.pop("attachments")
         sent = await channel.send(**kwargs, files=files)
         await self.bot.service.set_board_message(rec.id, sent.id)
+        rec.board_message_id = sent.id
 
     # -- private prompts ------------------------------------------------------------------
-    async def send_private(self, rec: GameRecord, game: Game, seat: SeatRecord, events: list[Event]) -> bool:
-        """DM one human seat its private events among ``events`` and, if it has secret choices
-        to make now, its private prompt. Where DMs fail, the board's "Show my hand" button
-        takes over. Returns whether a DM went out."""
-        if rec.status != "active" or seat.is_ai or seat.user_id is None:
-            return False
-        own_events = [e for e in events if e.to == seat.seat]
-        needs_prompt = bool(private_actions(game, seat.seat))
-        if not own_events and not needs_prompt:
-            return False
-        if not ui_for(rec.kind).private_prompt_due(game, seat.seat, events):
-            return False  # the game's open prompt is updated in place; no new DM
-        settings = await self.bot.service.settings(rec.guild_id)
-        if settings["hidden_pick_mode"] == "ephemeral" or seat.private_route == "ephemeral":
-            return False  # they read it through the board's button
-        return await self._dm_prompt(rec, game, seat, own_events, settings)
-
-    async def _dm_prompt(
-        self, rec: GameRecord, game: Game, seat: SeatRecord, own_events: list[Event], settings: GuildSettings
-    ) -> bool:
-        assert seat.user_id is not None
-        message = self.private_message(rec, game, seat.seat, own_events, page=0)
-        try:
-            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-            await user.send(**text.fit_message(message))
-            return True
-        except discord.Forbidden as exc:
-            if exc.code != DM_CLOSED and exc.status != 403:
-                raise
-            await self.bot.service.set_private_route(rec.id, seat.seat, "ephemeral")
-            if settings["hidden_pick_mode"] == "dm":
-                log.info("game %s: DMs closed for a seat in dm-only mode; the board button remains", rec.id)
-            return False
-
     def private_message(
         self, rec: GameRecord, game: Game, seat_id: str, own_events: list[Event], *, page: int
     ) -> dict[str, Any]:
@@ -292,7 +252,8 @@ class Presenter:
         view = None
         if choices:
             embed.set_footer(text="Your choice stays secret until the rules reveal it.")
-            view = components.action_picker(rec.id, "p", choices, page=page, placeholder="Your secret choice…")
+            view = components.action_picker(rec.id, "p", choices, page=page, token=prompt_token(game, seat_id),
+                                            placeholder="Your secret choice…")
         return text.fit_message({"embed": embed, "view": view})
 
     # -- the ephemeral picker for public actions ----------------------------------------
@@ -307,41 +268,17 @@ class Presenter:
         return text.fit_message({"content": f"Choose your move ({len(choices)} legal).", "view": view})
 
 
-_MENTION_OR_NAME = re.compile(r"\{(@?)([A-Za-z_]\w*)\}")  # render.text's placeholders, plus {@p1}
-
-
-def fill_mentions(template: str, rec: GameRecord, names: dict[str, str]) -> tuple[str, list[int]]:
-    """Fill ``{p1}`` with names and ``{@p1}`` with a mention of that seat's user, in one pass
-    (a name containing ``{@p2}`` stays text); returns the text and the user ids it pings. An
-    AI seat, or a seat without a user, is named instead."""
-    users = {s.seat: s.user_id for s in rec.seats if s.user_id and not s.is_ai}
-    pinged: list[int] = []
-
-    def one(match: re.Match[str]) -> str:
-        seat = match.group(2)
-        if match.group(1) and seat in users:
-            if users[seat] not in pinged:
-                pinged.append(users[seat])
-            return f"<@{users[seat]}>"
-        return names.get(seat, seat)
-
-    return _MENTION_OR_NAME.sub(one, template), pinged
-
-
-def private_actions(game: Game, seat_id: str, names: dict[str, str] | None = None) -> list[tuple[str, str]]:
-    """(action, label) of ``seat_id``'s private choices now; labels name players via ``names``."""
-    if game.is_over or seat_id not in game.to_act():
-        return []
-    return [(a, fill_names(game.describe_action(seat_id, a), names or {})) for a in game.legal_actions(seat_id)
-            if game.is_private_action(seat_id, a)]
-
-
 def build_menu(kind: str, game: Game, seat_id: str, names: dict[str, str] | None = None) -> menu.Node:
     """The move menu of ``seat_id``'s public actions (games whose UI sets ``menu``).
     Labels may name players as {p1} (like describe_action); ``names`` fills them."""
     ui = ui_for(kind)
     public = [a for a in game.legal_actions(seat_id) if not game.is_private_action(seat_id, a)]
     return menu.build(public, lambda a: [fill_names(label, names or {}) for label in ui.menu_path(game, seat_id, a)])
+
+
+def player_count(low: int, high: int) -> str:
+    """'2 players', '2–5 players'."""
+    return f"{low} players" if low == high else f"{low}–{high} players"
 
 
 def _is_ai(rec: GameRecord, seat_id: str) -> bool:

@@ -11,10 +11,12 @@ from discord.ext import commands
 
 from cogs import components, errors, menu, routing
 from cogs.flow import actor_of, flow_of
-from cogs.presenter import build_menu, fill_names, private_actions
+from cogs.presenter import build_menu, fill_names
+from cogs.prompts import private_actions, prompt_key, prompt_token
 from cogs.ui import ui_for
 from render import text
 from sessions import SessionError, StaleAction
+from storage import HandMessage
 from storage.db import DAMAGED_MESSAGE
 
 if TYPE_CHECKING:
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("dragon_tavern.cogs.router")
 
 LOBBY_VERBS = frozenset({"join", "leave", "ai", "start", "cancel"})
+PRIVATE_VERBS = frozenset({"hand", "pnav", "p"})  # they answer with the private prompt themselves
 
 
 def component_data(interaction: discord.Interaction) -> dict[str, Any]:
@@ -51,6 +54,7 @@ class Router(commands.Cog):
                 await errors.reply_privately(interaction, refusal)
                 return
             await self.dispatch(interaction, route)
+            await self.offer_private_prompt(interaction, route)
         except Exception as exc:  # the one handler: never a traceback to the user
             await errors.report(interaction, exc)
         finally:
@@ -225,7 +229,9 @@ class Router(commands.Cog):
         await self._send_private(interaction, route.game_id, page=0, edit=False)
 
     async def on_turn_hand_page(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        await self._send_private(interaction, route.game_id, page=route.int_arg(0), edit=True)
+        # dt:<id>:pnav:<prompt token>:<page> (buttons from before the token: dt:<id>:pnav:<page>)
+        page = route.int_arg(1) if len(route.args) > 1 else route.int_arg(0)
+        await self._send_private(interaction, route.game_id, page=page, edit=True)
 
     async def _send_private(self, interaction: discord.Interaction, game_id: int, *, page: int, edit: bool) -> None:
         rec, game, seat = await self._seated(
@@ -242,27 +248,67 @@ class Router(commands.Cog):
             if message.get("view") is None:  # nothing to choose now: send_message refuses view=None
                 message = {k: v for k, v in message.items() if k != "view"}
             await interaction.response.send_message(**message, ephemeral=True)
+        if seat.private_route != "dm" or settings["hidden_pick_mode"] == "ephemeral":
+            # Seen: the next click need not offer this prompt again (offer_private_prompt).
+            await self.bot.service.set_hand(rec.id, seat.seat, HandMessage(0, 0, prompt_key(game, seat.seat), True))
 
     async def on_play_private(self, interaction: discord.Interaction, route: routing.Route) -> None:
         values = component_data(interaction).get("values") or []
         if not values:
             raise SessionError("Pick one option.")
         action = str(values[0])
+        rec, game, seat = await self._seated(interaction, route.game_id, my_turn=False)
+        if route.arg(0) != prompt_token(game, seat.seat):
+            # An old prompt (an earlier roll or phase): it must not act on the game as it is now.
+            await self._show_current_prompt(interaction, rec, game, seat.seat)
+            return
         await interaction.response.defer()
         outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), action)
-        rec, game = outcome.record, outcome.game
-        seat = rec.seat_of_user(interaction.user.id)
-        label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats)) if game and seat \
-            else f"`{text.echo(action)}`"
+        rec, new_game = outcome.record, outcome.game
+        label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats))
         message: dict[str, Any] = {"content": f"✅ {label}", "embed": None, "view": None}
         in_dm = interaction.guild_id is None
-        if game is not None and seat is not None and not in_dm and private_actions(game, seat.seat):
+        if new_game is not None and not in_dm and private_actions(new_game, seat.seat):
             # Ephemeral route: the same message becomes the next prompt.
             own = [e for e in outcome.events if e.to == seat.seat]
-            message = {"content": f"✅ {label}", **self.bot.presenter.private_message(rec, game, seat.seat, own,
+            message = {"content": f"✅ {label}", **self.bot.presenter.private_message(rec, new_game, seat.seat, own,
                                                                                         page=0)}
         await interaction.edit_original_response(**message)
         await flow_of(self.bot).after_change(outcome)
+
+    async def _show_current_prompt(self, interaction: discord.Interaction, rec: GameRecord, game: Any,
+                                   seat_id: str) -> None:
+        """Answer a click on an out-of-date private prompt: nothing is played, and the clicked
+        message becomes the current prompt."""
+        message = self.bot.presenter.private_message(rec, game, seat_id, [], page=0)
+        note = "⚠️ That prompt was out of date, so nothing was played. Here is the current one."
+        await interaction.response.edit_message(**{**message, "content": note})
+
+    async def offer_private_prompt(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        """After a click in the channel by a player who reads secrets through the board's
+        button (DMs closed, or the server keeps them ephemeral): if a private choice is open
+        that they have not been shown, show it to them now, privately. Never raises."""
+        if interaction.guild_id is None or route.verb in PRIVATE_VERBS or not interaction.response.is_done():
+            return
+        try:
+            rec, game = await self.bot.service.load(route.game_id)
+            seat = rec.seat_of_user(interaction.user.id)
+            if game is None or seat is None or rec.status != "active" or not private_actions(game, seat.seat):
+                return
+            settings = await self.bot.service.settings(rec.guild_id)
+            if seat.private_route == "dm" and settings["hidden_pick_mode"] != "ephemeral":
+                return  # their DM carries it
+            key = prompt_key(game, seat.seat)
+            seen = await self.bot.service.hand(rec.id, seat.seat)
+            if seen is not None and seen.prompt_key == key:
+                return
+            message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=0)
+            note = "🔒 You have a private choice now (only you see this):"
+            await interaction.followup.send(**{k: v for k, v in message.items() if v is not None}, content=note,
+                                            ephemeral=True)
+            await self.bot.service.set_hand(rec.id, seat.seat, HandMessage(0, 0, key, True))
+        except Exception:
+            log.warning("game %s: offering the private prompt failed", route.game_id, exc_info=True)
 
 
 def _names(rec: GameRecord) -> dict[str, str]:

@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from storage import Announcement, Database, GameAccess, GameRecord, LoggedAction
+from storage import Announcement, Database, GameAccess, GameRecord, HandMessage, LoggedAction
 from storage.db import ACTIVE_STATUSES
+
+NOTIFY_CHOICES = ("channel", "dm", "off")
 
 
 class StoreAccess:
@@ -60,6 +62,35 @@ class StoreAccess:
 
     async def finish_announcements(self, announcements: Sequence[Announcement]) -> None:
         await self.db.finish_announcements(announcements)
+
+    # -- telling players: notify preference, turn pings, hand messages ----------------------
+    async def notify_pref(self, user_id: int) -> str:
+        """'channel' (default), 'dm' or 'off': how the member is told they must act."""
+        return await self.db.notify_pref(user_id)
+
+    async def set_notify_pref(self, user_id: int, notify: str) -> None:
+        if notify not in NOTIFY_CHOICES:
+            raise ValueError(f"notify must be one of {', '.join(NOTIFY_CHOICES)}")
+        await self.db.set_notify_pref(user_id, notify)
+
+    async def pings(self, game_id: int) -> list[tuple[int, int]]:
+        return await self.db.pings(game_id)
+
+    async def add_ping(self, game_id: int, channel_id: int, message_id: int) -> None:
+        await self.db.add_ping(game_id, channel_id, message_id)
+
+    async def drop_ping(self, game_id: int, message_id: int) -> None:
+        await self.db.drop_ping(game_id, message_id)
+
+    async def hand(self, game_id: int, seat: str) -> HandMessage | None:
+        return await self.db.hand(game_id, seat)
+
+    async def set_hand(self, game_id: int, seat: str, hand: HandMessage) -> None:
+        await self.db.set_hand(game_id, seat, hand)
+
+    async def turn_deadline(self, game_id: int) -> float | None:
+        """When the running turn times out (epoch seconds), if a turn timer is armed."""
+        return await self.db.timer(game_id, "turn")
 
     # -- damaged games ----------------------------------------------------------------------
     def watch_damage(self, callback: Callable[[int], None]) -> None:

@@ -31,7 +31,12 @@ log = logging.getLogger("dragon_tavern.sessions.service")
 
 TURN_TIMER = "turn"
 LOBBY_TIMER = "lobby"  # an open lobby closes when it runs out (the guild's lobby_timeout)
-TIMER_PURPOSES = (TURN_TIMER, LOBBY_TIMER)
+REMIND_TIMER = "remind"  # half-way through a turn: remind those who still owe a move
+TIMER_PURPOSES = (TURN_TIMER, REMIND_TIMER, LOBBY_TIMER)
+# A platform event queued with a save: these human seats must act now and were not asked
+# before it (data: {"seats": [...], "reminder": bool}). The bot pings them (cogs.pings); it
+# has no text, so the board's Recent lines skip it.
+TURN_EVENT = "to_act"
 # A runaway engine or AI must never spin the bot forever.
 _MAX_AUTOMATIC_ACTIONS = 5000
 
@@ -239,7 +244,7 @@ class GameService(StoreAccess):
                 game = await self.new_game_for(rec, extra)
             except InvalidSetup as exc:  # options x seats the rules cannot start: nothing is saved
                 raise SessionError(f"{info.title} can't start like this: {exc}") from None
-            events = [Event("start", f"{info.title} begins!")]
+            events = [Event("start", f"{info.title} begins!"), *_turn_events(rec.seats, [], game)]
             version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), status="active",
                                               announce=_dicts(events), clear_timers=True)  # the lobby's closing time
             rec = replace(rec, version=version, status="active", state=game.to_dict())
@@ -287,7 +292,7 @@ class GameService(StoreAccess):
             if seat.timeouts_in_a_row:
                 seats = [replace(s, timeouts_in_a_row=0) if s.seat == seat.seat else s for s in rec.seats]
             rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "player", actor.user_id), seats,
-                                          events)
+                                          events, previous)
             return await self._after_change(rec, game, events, previous_to_act=previous, secret=secret)
 
     async def resign(self, game_id: int, actor: Actor) -> Outcome:
@@ -323,6 +328,8 @@ class GameService(StoreAccess):
         nothing was due."""
         if purpose == LOBBY_TIMER:
             return await self._close_unstarted_lobby(game_id)
+        if purpose == REMIND_TIMER:
+            return await self._remind(game_id)
         async with self.lock(game_id):
             rec = await self.db.load_game(game_id)
             deadline = await self.db.timer(game_id, purpose)
@@ -367,15 +374,35 @@ class GameService(StoreAccess):
                     action = await asyncio.to_thread(
                         info.choose_ai_action, game, seat.seat, "easy", rec.seed ^ rec.version
                     )
+                    before = game.to_act()
                     played = game.play(seat.seat, action)
                     events += played
                     rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "timeout"),
-                                                  unsaved_seats, unsaved + played)
+                                                  unsaved_seats, unsaved + played, before)
                     unsaved_seats, unsaved = None, []  # saved with the first action
             if unsaved_seats is not None:
                 await self.db.save_game(rec.id, rec.version, seats=unsaved_seats, announce=_dicts(unsaved))
                 rec = await self.db.load_game(rec.id)
             return await self._after_change(rec, game, events, previous_to_act=previous)
+
+    async def _remind(self, game_id: int) -> Outcome | None:
+        """Half the turn time is gone: queue a reminder for the humans who still owe a move."""
+        async with self.lock(game_id):
+            rec = await self.db.load_game(game_id)
+            deadline = await self.db.timer(game_id, REMIND_TIMER)
+            if deadline is None or deadline > self._clock() + 0.001:
+                return None
+            await self.db.clear_timer(game_id, REMIND_TIMER)
+            if rec.status != "active":
+                return None
+            game = await self._restore(rec)
+            humans = {s.seat for s in rec.seats if not s.is_ai}
+            owing = [p for p in game.to_act() if p in humans]
+            if game.is_over or not owing:
+                return None
+            reminder = Event(TURN_EVENT, "", data={"seats": owing, "reminder": True})
+            await self.db.queue_announcement(rec.id, _dicts([reminder]))
+            return Outcome(rec, game, [reminder])
 
     async def _close_unstarted_lobby(self, game_id: int) -> Outcome | None:
         async with self.lock(game_id):
@@ -478,11 +505,15 @@ class GameService(StoreAccess):
         return Outcome(await self.db.load_game(rec.id), events=[event])
 
     async def _save_action(
-        self, rec: GameRecord, game: Game, row: ActionRow, seats: list[SeatRecord] | None, events: list[Event]
+        self, rec: GameRecord, game: Game, row: ActionRow, seats: list[SeatRecord] | None, events: list[Event],
+        to_act_before: list[str],
     ) -> GameRecord:
-        """Save one action with the events it caused (queued for announcing in the same transaction)."""
+        """Save one action with the events it caused (queued for announcing in the same
+        transaction), and the humans it hands the move to (``to_act_before``: who had to act
+        just before it), so they are pinged even if the bot stops right after the commit."""
+        announce = events + _turn_events(seats if seats is not None else rec.seats, to_act_before, game)
         version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), actions=[row], seats=seats,
-                                          announce=_dicts(events))
+                                          announce=_dicts(announce))
         return replace(rec, version=version, state=None, seats=seats if seats is not None else rec.seats)
 
     async def _after_change(
@@ -502,9 +533,10 @@ class GameService(StoreAccess):
             action = await asyncio.to_thread(
                 info.choose_ai_action, game, ai_seat.seat, ai_seat.ai_level, (rec.seed + rec.version) & (2**62 - 1)
             )
+            before = game.to_act()
             played = game.play(ai_seat.seat, action)
             events = events + played
-            rec = await self._save_action(rec, game, ActionRow(ai_seat.seat, action, "ai"), None, played)
+            rec = await self._save_action(rec, game, ActionRow(ai_seat.seat, action, "ai"), None, played, before)
         if guard >= _MAX_AUTOMATIC_ACTIONS:
             log.error("game %s: AI seats acted %s times in a row; stopping", rec.id, guard)
         if game.is_over and game.result is not None:
@@ -520,6 +552,7 @@ class GameService(StoreAccess):
         waiting = [p for p in game.to_act() if p in humans]
         if not waiting:
             await self.db.clear_timer(rec.id, TURN_TIMER)
+            await self.db.clear_timer(rec.id, REMIND_TIMER)
             return
         # In a simultaneous phase, and while a player makes secret choices, the deadline stays
         # put as choices come in, so nothing about them can be read from the timer (and the
@@ -528,7 +561,9 @@ class GameService(StoreAccess):
         if same_phase and await self.db.timer(rec.id, TURN_TIMER) is not None:
             return
         settings = await self.settings(rec.guild_id)
-        await self.db.set_timer(rec.id, TURN_TIMER, self._clock() + settings.turn_timeout(rec.kind))
+        timeout = settings.turn_timeout(rec.kind)
+        await self.db.set_timer(rec.id, TURN_TIMER, self._clock() + timeout)
+        await self.db.set_timer(rec.id, REMIND_TIMER, self._clock() + timeout / 2)
 
     async def _finish(
         self,
@@ -572,6 +607,15 @@ def event_names(rec: GameRecord, events: list[Event]) -> dict[str, str]:
     for event in events:
         names.update(event.data.get("names", {}))
     return names
+
+
+def _turn_events(seats: list[SeatRecord], to_act_before: list[str], game: Game) -> list[Event]:
+    """A TURN_EVENT for the human seats that must act now and did not just before."""
+    if game.is_over:
+        return []
+    humans = {s.seat for s in seats if not s.is_ai}
+    became = [p for p in game.to_act() if p in humans and p not in to_act_before]
+    return [Event(TURN_EVENT, "", data={"seats": became, "reminder": False})] if became else []
 
 
 def _dicts(events: list[Event]) -> list[dict[str, Any]]:

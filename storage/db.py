@@ -142,6 +142,16 @@ class Announcement:
 
 
 @dataclass(frozen=True)
+class HandMessage:
+    """A seat's private message of a game (a DM): where it is and what it last showed."""
+
+    channel_id: int
+    message_id: int
+    prompt_key: str
+    asked: bool  # sent as a call to act (a new DM), not only an update of the hand
+
+
+@dataclass(frozen=True)
 class ResultRow:
     user_id: int
     place: int
@@ -629,6 +639,43 @@ class Database:
             "AND game_id NOT IN (SELECT game_id FROM damaged_games)", (game_id, purpose)
         )
         return rows[0][0] if rows else None
+
+    # -- telling players (migration 005) ---------------------------------------------------
+    async def notify_pref(self, user_id: int) -> str:
+        """How the member wants to be told they must act: 'channel' (the default), 'dm' or 'off'."""
+        rows = await self._fetch("SELECT notify FROM member_prefs WHERE user_id = ?", (user_id,))
+        return str(rows[0][0]) if rows else "channel"
+
+    async def set_notify_pref(self, user_id: int, notify: str) -> None:
+        await self._run(
+            "INSERT INTO member_prefs (user_id, notify) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify", (user_id, notify))
+
+    async def pings(self, game_id: int) -> list[tuple[int, int]]:
+        """The game's turn pings still standing, as (channel id, message id), oldest first."""
+        rows = await self._fetch(
+            "SELECT channel_id, message_id FROM pings WHERE game_id = ? ORDER BY rowid", (game_id,))
+        return [(r[0], r[1]) for r in rows]
+
+    async def add_ping(self, game_id: int, channel_id: int, message_id: int) -> None:
+        await self._run("INSERT OR IGNORE INTO pings (game_id, channel_id, message_id) VALUES (?, ?, ?)",
+                        (game_id, channel_id, message_id))
+
+    async def drop_ping(self, game_id: int, message_id: int) -> None:
+        await self._run("DELETE FROM pings WHERE game_id = ? AND message_id = ?", (game_id, message_id))
+
+    async def hand(self, game_id: int, seat: str) -> HandMessage | None:
+        rows = await self._fetch(
+            "SELECT channel_id, message_id, prompt_key, asked FROM hands WHERE game_id = ? AND seat = ?",
+            (game_id, seat))
+        return HandMessage(rows[0][0], rows[0][1], rows[0][2], bool(rows[0][3])) if rows else None
+
+    async def set_hand(self, game_id: int, seat: str, hand: HandMessage) -> None:
+        await self._run(
+            "INSERT INTO hands (game_id, seat, channel_id, message_id, prompt_key, asked) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (game_id, seat) DO UPDATE SET channel_id = excluded.channel_id, "
+            "message_id = excluded.message_id, prompt_key = excluded.prompt_key, asked = excluded.asked",
+            (game_id, seat, hand.channel_id, hand.message_id, hand.prompt_key, int(hand.asked)))
 
     # -- stats ----------------------------------------------------------------------------
     async def user_stats(self, guild_id: int, user_id: int) -> dict[str, dict[str, int]]:

@@ -31,6 +31,8 @@ The hooks:
   pings the message allows; a raw ``<@id>`` in the text pings nobody).
 - ``handlers``: the game's own custom_id verbs ``dt:<id>:x:<verb>:...``, short verb -> a
   handler named for what it does, ``async def handler(bot, interaction, route) -> None``.
+- ``ask(game, seat) -> str``: what the seat must do now, in a few words, for its turn ping
+  ("roll or bank"; cogs.pings).
 - ``image_view(view) -> dict``: the part of the public view the board picture shows; the
   picture is redrawn only when that changes.
 
@@ -90,6 +92,9 @@ class GameUI:
 
     def image_view(self, view: dict[str, Any]) -> dict[str, Any]:
         return view
+
+    def ask(self, game: Game, seat: str) -> str:
+        return "your move"
 
 
 _PLUGINS: dict[str, GameUI] = {}

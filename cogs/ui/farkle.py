@@ -27,7 +27,8 @@ import render
 from cogs import components, routing
 from cogs.components import Layout
 from cogs.flow import actor_of, flow_of
-from cogs.presenter import fill_names, private_actions
+from cogs.presenter import fill_names
+from cogs.prompts import private_actions, prompt_token
 from cogs.ui import GameUI, register
 from engine import Event, Game
 from render import text
@@ -181,8 +182,8 @@ def private_message(rec: GameRecord, game: FarkleGame, seat: str, own_events: li
     embed.set_footer(text="Only you see your items; using one shows it face up to everyone.")
     simple = [(a, label) for a, label in choices if a.count(":") <= 1][:MAX_USE_BUTTONS]
     rest = [(a, label) for a, label in choices if (a, label) not in simple]
-    view = components.action_picker(rec.id, "p", rest, page=page, placeholder="Use an item with a choice…") \
-        if rest else Layout()
+    view = components.action_picker(rec.id, "p", rest, page=page, token=prompt_token(game, seat),
+                                    placeholder="Use an item with a choice…") if rest else Layout()
     for index, (action, label) in enumerate(simple):
         if not routing.fits(rec.id, "x", USE, f"{rec.version}:{action}"):
             continue
@@ -264,6 +265,28 @@ def announce(rec: GameRecord, game: FarkleGame, events: list[Event]) -> str | No
     return None
 
 
+# -- the turn ping's question ------------------------------------------------------------------
+_ASKS = {
+    "choose": "your turn: Recruit or Brawl",
+    "react": "a Brawl against you: answer it",
+    "roll": "pick the dice to keep",
+    "decide": "roll again or stop",
+    "rally": "choose your Rally",
+    "discard": "discard a Magic Item",
+    "battle": "roll for the Final Battle",
+}
+
+
+def ask(game: FarkleGame, seat: str) -> str:
+    """What the seat must do now, for its turn ping (from the phase and its legal actions)."""
+    legal = game.legal_actions(seat)
+    if any(a.startswith("battle") for a in legal):
+        return "your turn: Recruit, Brawl or the Final Battle"
+    if legal and all(a == "accept" or a.startswith("use") for a in legal):
+        return "a roll to accept (or an item to use)"
+    return _ASKS.get(str(game.view(None).get("phase")), "your move")
+
+
 class FarkleUI(GameUI):
     menu = True
     handlers = MappingProxyType({TOGGLE: on_toggle_die, KEEP_HINT: on_explain_keep, USE: on_use_item})
@@ -280,6 +303,9 @@ class FarkleUI(GameUI):
 
     def announce(self, rec: GameRecord, game: Game, events: list[Event]) -> str | None:
         return announce(rec, cast("FarkleGame", game), events)
+
+    def ask(self, game: Game, seat: str) -> str:
+        return ask(cast("FarkleGame", game), seat)
 
 
 register("farkle", FarkleUI())

@@ -282,7 +282,7 @@ def announce(rec: GameRecord, game: Game, events: list[Event]) -> str | None:
         return None
     acting = _cname(pending["acting"])
     if pending["verb"] in ("daze", "vision"):
-        where = "your DM (or the board's 🔒 button)"
+        where = "your DM" if seat.private_route == "dm" else "the board's 🔒 Show my hand / plan button"
     else:
         where = "the board's buttons"
     label = {"slide": f"{_cname(pending['char'])} slides along the wall"}.get(
@@ -399,6 +399,24 @@ def image_view(view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "planning": [], "to_act": [], "characters": characters}
 
 
+# -- the turn ping's question ----------------------------------------------------------------------
+
+
+def ask(game: Game, seat: str) -> str:
+    """What the seat must do now, for its turn ping."""
+    heads = {a.split(":", 1)[0] for a in game.legal_actions(seat)}
+    if "char" in heads:
+        return "choose a character"
+    if "start" in heads:
+        return f"choose where {_placing(game)} starts"
+    if "plan" in heads:
+        return "plan your cards"
+    pending = game.view(None).get("pending")
+    if pending:
+        return f"{_cname(pending['acting'])}'s card asks you to choose"
+    return "your move"
+
+
 class FlagonUI(GameUI):
     menu = True
     handlers = MappingProxyType({"plan": on_plan_card, "log": on_send_action_log})
@@ -427,6 +445,9 @@ class FlagonUI(GameUI):
 
     def image_view(self, view: dict[str, Any]) -> dict[str, Any]:
         return image_view(view)
+
+    def ask(self, game: Game, seat: str) -> str:
+        return ask(game, seat)
 
 
 register("flagon", FlagonUI())

@@ -25,6 +25,40 @@ def private_replies(result) -> list[str]:
     return out
 
 
+PRIVATE_OFFER = "🔒 You have a private choice now"  # cogs.router.offer_private_prompt
+
+
+def refusals(result) -> list[str]:
+    """The ephemeral answers to an interaction, without the private prompt the bot offers a
+    player whose DMs are closed when a secret choice opens (that is not a refusal)."""
+    return [r for r in private_replies(result) if not r.startswith(PRIVATE_OFFER)]
+
+
+def last_board(channel):
+    """The channel's latest game message (a lobby or board: it has an embed or components),
+    skipping the short turn pings and end notices posted after it."""
+    for message in reversed(channel.history()):
+        if message.embeds or message.components:
+            return message
+    return channel.last_message
+
+
+def last_ping(channel):
+    """The channel's latest plain message from the bot (a turn ping or an end notice)."""
+    for message in reversed(channel.history()):
+        if not message.embeds and not message.components:
+            return message
+    return None
+
+
+def posted_contents(env, channel) -> list[str]:
+    """The content of every message the bot posted in ``channel``, deleted ones included
+    (superseded turn pings are deleted; this is what members were notified with)."""
+    path = f"/channels/{channel.id}/messages"
+    return [str(r.json.get("content") or "") for r in env.http_requests
+            if r.method == "POST" and r.path == path and isinstance(r.json, dict)]
+
+
 def public_replies(result) -> list[str]:
     out = []
     if result.response is not None and not result.response.flags.ephemeral:

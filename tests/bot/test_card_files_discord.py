@@ -9,7 +9,7 @@ import discord
 import pytest
 
 from bot import ConfigError, create_bot, load_settings
-from tests.bot.helpers import private_replies, public_channel_text
+from tests.bot.helpers import last_board, private_replies, public_channel_text
 from tests.doubles import tally
 from tests.sessions.test_card_files import GOOD
 
@@ -75,8 +75,8 @@ async def test_admin_picks_a_card_file_and_games_use_it(world, cards_dir):
     assert "farkle_cards **ogres.toml**" in private_replies(result)[0]
     (cards_dir / "ogres.toml").unlink()  # chosen cards were stored: Start does not need the file
     await m["alice"].slash(channel, "game new", game="farkle")
-    await m["bob"].click(channel.last_message, label="Join")
-    await m["alice"].click(channel.last_message, label="Start")
+    await m["bob"].click(last_board(channel), label="Join")
+    await m["alice"].click(last_board(channel), label="Start")
     rec, game = await env.bot.service.load(1)
     assert rec.status == "active" and set(game.s["companions"].values()) == {"ogre"}
     result = await m["admin"].slash(channel, "config reset", setting="farkle_cards")

@@ -25,7 +25,15 @@ import sessions.service
 from bot import create_bot
 from engine.farkle.cards import default_cards
 from engine.farkle.scoring import score
-from tests.bot.helpers import button_labels, private_replies, public_channel_text, texts_of
+from tests.bot.helpers import (
+    button_labels,
+    last_board,
+    last_ping,
+    private_replies,
+    public_channel_text,
+    refusals,
+    texts_of,
+)
 
 BATTLE_AT = 1000  # instead of 5,000 soldiers
 SEED = int(os.environ.get("FARKLE_TEST_SEED", "22"))
@@ -95,7 +103,7 @@ class Table:
         board = await self.board()
         result = await member.click(board, custom_id=button(board, starts)["custom_id"])
         if not opens_menu:
-            assert private_replies(result) == [], private_replies(result)
+            assert refusals(result) == [], refusals(result)
         return result
 
     async def private_choice(self, seat: str, game) -> None:
@@ -128,7 +136,7 @@ class Table:
             mask ^= 1 << i
             board = await self.board()
             result = await member.click(board, custom_id=f"dt:{self.gid}:x:tog:{rec.version}:{mask}")
-            assert private_replies(result) == []
+            assert refusals(result) == []
         board = await self.board()
         keep = button(board, "Keep ")
         assert keep["label"] == game.describe_action(seat, best) and not keep.get("disabled")
@@ -194,13 +202,13 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
     env, bot, channel, m = world
     alice, bob, dave = m["alice"], m["bob"], m["dave"]
     await alice.slash(channel, "game new", game="farkle", options="first_player=lobby max_rounds=60")
-    lobby = channel.last_message
+    lobby = last_board(channel)
     gid = int(button(lobby, "Join")["custom_id"].split(":")[1])
     await bob.click(lobby, label="Join")
-    await alice.select(channel.last_message, ["easy"], custom_id=f"dt:{gid}:ai")
+    await alice.select(last_board(channel), ["easy"], custom_id=f"dt:{gid}:ai")
     env.inject_error("POST", f"/channels/{bob.user.dm_channel.id}/messages", status=403, code=50007,
                      message="Cannot send messages to this user", times=None)
-    await alice.click(channel.last_message, label="Start")
+    await alice.click(last_board(channel), label="Start")
     table = Table(env, bot, channel, m, gid)
     board = await table.board()
     text = texts_of(board)
@@ -220,7 +228,7 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
     await table.step()
     rec, game = await table.load()
     assert game.view(None)["defender"] == "p2" and game.to_act() == ["p2"]
-    ping = channel.last_message
+    ping = last_ping(channel)
     assert ping.id != rec.board_message_id
     assert ping.content.startswith(f"🛡️ <@{bob.id}>, alice brawls with you!")
     assert button_labels(await table.board()) == ["Let the Brawl begin", HAND]
@@ -262,7 +270,7 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
     # The attack is over: bob defends (he holds an item, so even a Farkle waits for him). He is
     # pinged, and the board's dice and Roll / Stop buttons are his.
     assert game.to_act() == ["p2"] and game.view(None)["action"] == "brawl"
-    ping = channel.last_message
+    ping = last_ping(channel)
     assert ping.id != rec.board_message_id
     assert ping.content.startswith(f"🛡️ <@{bob.id}>, you defend against alice's Brawl attack score of")
     board = await table.board()
@@ -296,7 +304,8 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
     leaked = [name for item, name in ITEM_NAMES.items() if item not in used and name in public]
     assert leaked == []
     assert "You drew" not in public and "You discard" not in public
-    assert "Your secret choices and hand will arrive here." in alice.user.dm_channel.history()[0].content
+    # alice's private messages: her hand, edited in place, and a new DM only when she had to act.
+    assert any("only you see this" in texts_of(msg) for msg in alice.user.dm_channel.history())
 
 
 def _seed_with_item(item: str) -> int:
@@ -310,21 +319,23 @@ async def test_magic_item_use_button_by_dm(world, monkeypatch):
     alice = m["alice"]
     monkeypatch.setattr(sessions.service.secrets, "randbits", lambda bits: _seed_with_item("lucky_charm"))
     await alice.slash(channel, "game new", game="farkle", options="first_player=lobby")
-    await alice.select(channel.last_message, ["easy"], custom_id="dt:1:ai")
-    await alice.click(channel.last_message, label="Start")
-    board = channel.last_message
+    await alice.select(last_board(channel), ["easy"], custom_id="dt:1:ai")
+    await alice.click(last_board(channel), label="Start")
+    board = last_board(channel)
     await alice.click(board, label="Recruit soldiers")
     # Her roll is on the table: the Lucky Charm may be used now, so her DM offers a Use button.
     prompt = alice.user.dm_channel.last_message
     assert "Lucky Charm" in texts_of(prompt) and "only you see this" in texts_of(prompt)
     assert "Use Lucky Charm" in button_labels(prompt)
     assert "Lucky Charm" not in public_channel_text(channel)
-    assert "Use Lucky Charm" not in button_labels(channel.last_message)
+    assert "Use Lucky Charm" not in button_labels(last_board(channel))
     await alice.user.click(prompt, label="Use Lucky Charm")
     answered = next(msg for msg in alice.user.dm_channel.history() if msg.id == prompt.id)
-    assert answered.content == "✅ Use Lucky Charm" and button_labels(answered) == []
+    # The prompt is her hand message, edited in place: the charm is spent, no Use button is left.
+    assert "Use Lucky Charm" not in button_labels(answered) and "Lucky Charm" not in texts_of(answered).split(
+        "Your Magic Items")[-1]
     # Using an item plays it face up: now the channel may name it.
-    assert "alice uses Lucky Charm and rerolls" in texts_of(channel.last_message)
+    assert "alice uses Lucky Charm and rerolls" in texts_of(last_board(channel))
     rec, game = await bot.service.load(1)
     assert game.view("p1")["my_items"] == []
 

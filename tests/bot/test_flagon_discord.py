@@ -18,7 +18,7 @@ import pytest
 
 from bot import create_bot
 from engine.flagon.cards import load_cards
-from tests.bot.helpers import button_labels, public_channel_text, texts_of
+from tests.bot.helpers import button_labels, last_board, posted_contents, public_channel_text, texts_of
 
 PLAN_BUTTON = "🔒 Show my hand / plan"
 RESOLVED = re.compile(r"(alice|bob|AI \d \(easy\))'s [A-Za-z\- ]+ — ")  # "alice's Nari — Backstab: …"
@@ -55,16 +55,16 @@ def board_of(channel) -> discord.Message:
 async def open_game(env, channel, m, *, options: str = "", ai: int = 0, closed_dm: str | None = None) -> int:
     result = await m["alice"].slash(channel, "game new", game="flagon", options=options)
     assert result.ephemeral and "Lobby #" in result.response.content
-    lobby = channel.last_message
+    lobby = last_board(channel)
     await m["bob"].click(lobby, label="Join")
     gid = int(lobby.embeds[0].title.split("#")[1])
     for _ in range(ai):
-        await m["alice"].select(channel.last_message, ["easy"], custom_id=f"dt:{gid}:ai")
+        await m["alice"].select(last_board(channel), ["easy"], custom_id=f"dt:{gid}:ai")
     if closed_dm is not None:
         dm = m[closed_dm].user.dm_channel
         env.inject_error("POST", f"/channels/{dm.id}/messages", status=403, code=50007,
                          message="Cannot send messages to this user", times=None)
-    await m["alice"].click(channel.last_message, label="Start")
+    await m["alice"].click(last_board(channel), label="Start")
     return gid
 
 
@@ -165,7 +165,7 @@ async def test_four_characters_two_humans_play_to_the_end_by_dm_and_buttons(worl
     final = texts_of(board_of(channel))
     assert "GAME OVER" in final and "Result" in final
     # Questions while a card resolves pinged their owner (a board edit notifies nobody).
-    pings = [msg.content for msg in channel.history() if msg.content.startswith("<@")]
+    pings = [c for c in posted_contents(env, channel) if c.startswith("<@")]
     assert pings and all("your choice" in p for p in pings)
     assert {p.split(">")[0] for p in pings} <= {f"<@{m['alice'].id}", f"<@{m['bob'].id}"}
     # The action log, as a file, privately, to anyone who asks.
@@ -180,14 +180,14 @@ async def test_four_characters_two_humans_play_to_the_end_by_dm_and_buttons(worl
 async def test_closed_dms_plan_through_the_board_button_and_plans_stay_secret(world):
     env, guild, channel, m = world
     result = await m["alice"].slash(channel, "game new", game="flagon", options="team=on")
-    lobby = channel.last_message
+    lobby = last_board(channel)
     await m["bob"].click(lobby, label="Join")
-    await m["alice"].select(channel.last_message, ["easy"], custom_id="dt:1:ai")
-    assert "The team game needs 4-8 players" in texts_of(channel.last_message)
-    await m["alice"].select(channel.last_message, ["easy"], custom_id="dt:1:ai")
-    lobby_text = texts_of(channel.last_message)
+    await m["alice"].select(last_board(channel), ["easy"], custom_id="dt:1:ai")
+    assert "The team game needs 4-8 players" in texts_of(last_board(channel))
+    await m["alice"].select(last_board(channel), ["easy"], custom_id="dt:1:ai")
+    lobby_text = texts_of(last_board(channel))
     assert "Team A alice (2), AI 1 (easy) (2)" in lobby_text and "Team B bob (2), AI 2 (easy) (2)" in lobby_text
-    await m["alice"].click(channel.last_message, label="Cancel")
+    await m["alice"].click(last_board(channel), label="Cancel")
     gid = await open_game(env, channel, m, ai=3, closed_dm="bob")  # 5 seats: one character each
     assert "DMs closed for bob" in texts_of(board_of(channel))
     await drive(env, channel, m, gid, ephemeral=frozenset({"bob"}), until=lambda g: g.s["phase"] == "plan")

@@ -12,7 +12,7 @@ from simcord.actors import _component_interaction  # send a payload the message 
 
 from cogs.errors import READ_ONLY
 from storage.db import DAMAGED_MESSAGE
-from tests.bot.helpers import private_replies, public_channel_text, texts_of
+from tests.bot.helpers import last_board, private_replies, public_channel_text, texts_of
 
 GONE = "⚠️ This game no longer exists."
 DAMAGED = f"⚠️ {DAMAGED_MESSAGE}"
@@ -40,9 +40,9 @@ async def _forge(actor, message, custom_id: str, values: list[str] | None = None
 
 async def _running_game(channel, host, guest, options: str = "target=40"):
     await host.slash(channel, "game new", game="tally", options=options)
-    await guest.click(channel.last_message, label="Join")
-    await host.click(channel.last_message, label="Start")
-    return channel.last_message
+    await guest.click(last_board(channel), label="Join")
+    await host.click(last_board(channel), label="Start")
+    return last_board(channel)
 
 
 async def _snapshot(bot) -> list:
@@ -60,7 +60,7 @@ async def test_forged_custom_ids_from_another_server_or_out_of_range_change_noth
     lobby_id = (await bot.service.db.active_game_in_channel(other_channel.id)).id
     # mallory, in her own server, has a lobby message there to "click" on.
     await m["mallory"].slash(foreign_channel, "game new", game="tally")
-    foreign_message = foreign_channel.last_message
+    foreign_message = last_board(foreign_channel)
     before = await _snapshot(bot)
     board_text = texts_of(board)
     rec = await bot.service.db.active_game_in_channel(channel.id)
@@ -80,7 +80,7 @@ async def test_forged_custom_ids_from_another_server_or_out_of_range_change_noth
         result = await _forge(m["alice"], board, custom_id)
         assert private_replies(result) == [GONE], custom_id
     assert await _snapshot(bot) == before
-    assert texts_of(channel.last_message) == board_text
+    assert texts_of(last_board(channel)) == board_text
     assert "mallory" not in public_channel_text(channel) + public_channel_text(other_channel)
 
 
@@ -91,8 +91,8 @@ async def test_in_a_dm_only_a_seated_player_reaches_the_game_and_never_its_lobby
     rec = await bot.service.db.active_game_in_channel(channel.id)
     await m["carol"].slash(channel.guild.create_text_channel("lobby"), "game new", game="tally")
     lobby = (await bot.service.db.games(statuses=("lobby",)))[0]
-    await m["alice"].click(channel.last_message, label="Add 1")
-    await m["bob"].click(channel.last_message, label="Add 1")
+    await m["alice"].click(last_board(channel), label="Add 1")
+    await m["bob"].click(last_board(channel), label="Add 1")
     prompt = m["alice"].user.dm_channel.last_message  # alice's private pick prompt
     before = await _snapshot(bot)
     # carol (not seated) forges a click in her own DM with the bot on a message she has there.
@@ -100,7 +100,7 @@ async def test_in_a_dm_only_a_seated_player_reaches_the_game_and_never_its_lobby
     view.add_item(discord.ui.Button(label="ok", custom_id="unrelated"))
     await (await bot.fetch_user(m["carol"].id)).send("a DM from the bot", view=view)
     carol_dm = m["carol"].user.dm_channel
-    stored = env.backend.get_message(carol_dm.id, carol_dm.last_message.id)
+    stored = env.backend.get_message(carol_dm.id, last_board(carol_dm).id)
     for custom_id in (f"dt:{rec.id}:p", f"dt:{rec.id}:hand", f"dt:{rec.id}:x:tog:0:1"):
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": 3 if custom_id.endswith(":p") else 2}
         if custom_id.endswith(":p"):
@@ -121,7 +121,7 @@ async def test_in_a_dm_only_a_seated_player_reaches_the_game_and_never_its_lobby
     assert await _snapshot(bot) == before
     # Her real prompt still works.
     await m["alice"].user.select(prompt, ["pick:3"])
-    assert "alice has picked." in texts_of(channel.last_message)
+    assert "alice has picked." in texts_of(last_board(channel))
 
 
 def _corrupt_state(db_path, game_id: int, state: str = "{not json") -> None:
@@ -140,13 +140,13 @@ async def test_a_corrupt_game_row_is_set_aside_and_every_other_game_works(two_se
     await _running_game(second, m["carol"], m["bob"])
     broken = (await bot.service.db.active_game_in_channel(channel.id)).id
     fine = (await bot.service.db.active_game_in_channel(second.id)).id
-    board = channel.last_message
+    board = last_board(channel)
     _corrupt_state(db_path, broken, bad_state)
     caplog.set_level("ERROR")
     # /play in a DM lists every running game: the corrupt row must not break it for carol.
     result = await m["carol"].user.slash("play", action="+2")
     assert private_replies(result) == ["✅ Played `+2`."]
-    assert "carol added 2." in texts_of(second.last_message)
+    assert "carol added 2." in texts_of(last_board(second))
     # A click on the damaged game's board says what is wrong.
     result = await m["alice"].click(board, label="Add 1")
     assert private_replies(result) == [DAMAGED]
@@ -200,7 +200,7 @@ async def test_a_click_after_the_database_file_was_deleted_gets_the_read_only_me
     assert private_replies(result) == [READ_ONLY]
     result = await m["alice"].click(board, label="Add 1")
     assert private_replies(result) == [READ_ONLY]
-    assert texts_of(channel.last_message) == text
+    assert texts_of(last_board(channel)) == text
     critical = [r for r in caplog.records if r.levelname == "CRITICAL"]
     assert len(critical) == 1 and "deleted" in critical[0].getMessage()
 
@@ -233,7 +233,7 @@ async def test_a_timer_on_a_corrupt_game_sets_it_aside_quietly_and_other_timers_
     _corrupt_state(db_path, broken)
     caplog.set_level("ERROR")
     await env.advance_time(301)
-    assert "carol ran out of time" in texts_of(second.last_message)
+    assert "carol ran out of time" in texts_of(last_board(second))
     assert not [r for r in caplog.records if "timer for game" in r.getMessage()]
     notices = [msg for msg in channel.history() if "saved data is damaged" in (msg.content or "")]
     assert len(notices) == 1

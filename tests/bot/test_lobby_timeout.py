@@ -10,7 +10,7 @@ import pytest
 
 from bot import create_bot
 from sessions.service import LOBBY_TIMER
-from tests.bot.helpers import button_labels, private_replies, texts_of
+from tests.bot.helpers import button_labels, last_board, private_replies, texts_of
 
 
 @pytest.fixture
@@ -27,16 +27,16 @@ async def test_an_unstarted_lobby_closes_after_the_timeout_even_across_a_restart
     env, guild, channels, m = world
     channel = channels[0]
     await m["alice"].slash(channel, "game new", game="tally")
-    await m["bob"].click(channel.last_message, label="Join")
-    lobby = channel.last_message
+    await m["bob"].click(last_board(channel), label="Join")
+    lobby = last_board(channel)
     closes = re.search(r"this lobby closes <t:(\d+):R>", texts_of(lobby))
     assert closes, texts_of(lobby)
     await env.advance_time(1800)
     await env.restart_bot(create_bot(database_path=db_path))  # the closing time is in the database
     await env.advance_time(1799)
-    assert "Seats (2/4)" in texts_of(channel.last_message) and button_labels(channel.last_message)
+    assert "Seats (2/4)" in texts_of(last_board(channel)) and button_labels(last_board(channel))
     await env.advance_time(2)
-    closed = channel.last_message
+    closed = last_board(channel)
     assert closed.id == lobby.id  # the lobby message itself says so
     text = texts_of(closed)
     assert "This lobby was cancelled." in text
@@ -51,14 +51,14 @@ async def test_starting_in_time_keeps_the_game(world):
     env, guild, channels, m = world
     channel = channels[0]
     await m["alice"].slash(channel, "game new", game="tally", options="target=50")
-    await m["bob"].click(channel.last_message, label="Join")
+    await m["bob"].click(last_board(channel), label="Join")
     await env.advance_time(3000)
-    await m["alice"].click(channel.last_message, label="Start")
+    await m["alice"].click(last_board(channel), label="Start")
     bot = env.bot
     assert await bot.service.lobby_deadline(1) is None
     assert (1, LOBBY_TIMER) not in bot.timers._tasks
     await env.advance_time(700)  # past the old closing time (turn timers act meanwhile)
-    assert "nobody started it" not in texts_of(channel.last_message)
+    assert "nobody started it" not in texts_of(last_board(channel))
     assert (await bot.service.db.load_game(1)).status == "active"
 
 

@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from render import text
-from tests.bot.helpers import private_replies, texts_of
+from tests.bot.helpers import last_board, last_ping, private_replies, texts_of
 
 EPHEMERAL = 1 << 6
 
@@ -44,20 +44,20 @@ async def test_a_hostile_name_brawls_and_pings_only_the_defender(world):
     env, bot, guild, channel, m, hostile = world
     mallory, bob, victim = m["mallory"], m["bob"], m["victim"]
     await mallory.slash(channel, "game new", game="farkle", options="first_player=lobby")
-    lobby = channel.last_message
+    lobby = last_board(channel)
     # The lobby lists the name escaped: no mention, no markdown, placeholders left alone.
     seats = texts_of(lobby)
     assert f"<@\u200b{victim.id}>" in seats and f"<@{victim.id}>" not in seats
     assert "\\`\\`\\` \\*\\*x\\*\\* {p2} {p1}" in seats and "@\u200beveryone" in seats
     await bob.click(lobby, label="Join")
-    await mallory.click(channel.last_message, label="Start")
+    await mallory.click(last_board(channel), label="Start")
     rec = await bot.service.db.active_game_in_channel(channel.id)
     board = next(msg for msg in channel.history() if msg.id == rec.board_message_id)
 
     # mallory (p1) brawls bob (p2), who holds an item and so may react first: bob is pinged.
     result = await mallory.slash(channel, "play", action="brawl:p2")
     assert private_replies(result) == ["✅ Played `brawl:p2`."]
-    ping = channel.last_message
+    ping = last_ping(channel)
     assert ping.id != rec.board_message_id
     record = stored(env, ping)
     assert record.ping_user_ids == [bob.id]  # the intended defender, and nobody else
@@ -126,8 +126,8 @@ async def test_play_refuses_huge_input_clearly(world):
     env, bot, guild, channel, m, _ = world
     bob = m["bob"]
     await bob.slash(channel, "game new", game="ninesons")
-    await m["mallory"].click(channel.last_message, label="Join")
-    await bob.click(channel.last_message, label="Start")
+    await m["mallory"].click(last_board(channel), label="Join")
+    await bob.click(last_board(channel), label="Start")
     result = await bob.slash(channel, "play", action="7" * 5000)
     [reply] = private_replies(result)
     assert reply.startswith("⚠️ `777") and "is not a move" in reply and len(reply) < 200
@@ -143,11 +143,11 @@ async def test_a_32_character_markdown_name_plays_fine(simcord_env, simcord_bot)
     fancy = guild.add_member(simcord_env.create_user("fancy"), nick=name)
     other = guild.add_member(simcord_env.create_user("other"))
     await fancy.slash(channel, "game new", game="ninesons")
-    await other.click(channel.last_message, label="Join")
-    shown = texts_of(channel.last_message)  # the lobby lists the seats in markdown
+    await other.click(last_board(channel), label="Join")
+    shown = texts_of(last_board(channel))  # the lobby lists the seats in markdown
     assert text.shown_name(name) in shown and name not in shown
-    await fancy.click(channel.last_message, label="Start")
-    board = channel.last_message
+    await fancy.click(last_board(channel), label="Start")
+    board = last_board(channel)
     assert board.embeds[0].description.count("```") == 2 and "**__~~||#> [" in board.embeds[0].description
     rec = await simcord_bot.service.db.active_game_in_channel(channel.id)
     assert rec.status == "active" and rec.seats[0].display_name == name  # stored raw

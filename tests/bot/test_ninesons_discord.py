@@ -12,7 +12,7 @@ import pytest
 
 from cogs.ui.ninesons import menu_path
 from engine.ninesons import NineSonsGame, new_game
-from tests.bot.helpers import button_labels, private_replies, select_values, texts_of
+from tests.bot.helpers import button_labels, last_board, private_replies, select_values, texts_of
 
 MENU_BUTTONS = {"Place", "Move", "Tame"}
 MAX_TURNS = 80  # alice's turns; easy-AI games end long before (points, 4 cards or repetition)
@@ -33,27 +33,27 @@ def world(simcord_env, simcord_bot):
 async def start_vs_ai(channel, host, game_id: int = 1, options: str = "first_player=first"):
     result = await host.slash(channel, "game new", game="ninesons", options=options)
     assert result.ephemeral and f"Lobby #{game_id}" in result.response.content
-    await host.select(channel.last_message, ["easy"], custom_id=f"dt:{game_id}:ai")
-    await host.click(channel.last_message, label="Start")
-    return channel.last_message
+    await host.select(last_board(channel), ["easy"], custom_id=f"dt:{game_id}:ai")
+    await host.click(last_board(channel), label="Start")
+    return last_board(channel)
 
 
 async def start_vs_human(channel, host, guest):
     await host.slash(channel, "game new", game="ninesons", options="first_player=first")
-    await guest.click(channel.last_message, label="Join")
-    await host.click(channel.last_message, label="Start")
-    return channel.last_message
+    await guest.click(last_board(channel), label="Join")
+    await host.click(last_board(channel), label="Start")
+    return last_board(channel)
 
 
 async def play_by_menu(member, channel, rng: random.Random) -> str:
     """One turn through the board: a level-1 button, then the private select(s) until a leaf
     is played. Returns the confirmation shown in the picker (or "" if the button played)."""
-    board = channel.last_message
+    board = last_board(channel)
     labels = [label for label in button_labels(board) if label in MENU_BUTTONS]
     assert labels, texts_of(board)
     result = await member.click(board, label=rng.choice(labels))
     if not result.ephemeral:  # a button with a single action below it plays at once
-        assert private_replies(result) == [] and texts_of(channel.last_message) != texts_of(board)
+        assert private_replies(result) == [] and texts_of(last_board(channel)) != texts_of(board)
         return ""
     picker = result.response
     for _depth in range(3):
@@ -79,7 +79,7 @@ async def test_whole_game_against_easy_ai_through_menus_and_play(world):
     assert private_replies(result) == ["⚠️ You are not playing in this game."]
     result = await carol.slash(channel, "play", action="3@b2")
     assert "not playing" in private_replies(result)[0]
-    assert texts_of(channel.last_message) == text
+    assert texts_of(last_board(channel)) == text
 
     # The first move through /play with autocomplete: "3@" lists only places of a 3.
     choices = await alice.autocomplete(channel, "play", "action", "3@")
@@ -87,14 +87,14 @@ async def test_whole_game_against_easy_ai_through_menus_and_play(world):
     assert {"name": "3@b2 — Place 3 on b2", "value": "3@b2"} in choices
     result = await alice.slash(channel, "play", action="3@b2")
     assert private_replies(result) == ["✅ Played `3@b2`."]
-    board = channel.last_message
+    board = last_board(channel)
     assert "alice: Place 3 on b2" in texts_of(board)  # {p1} placeholders filled with names
     assert "AI 1 (easy): " in texts_of(board)  # the AI answered at once
 
     rng = random.Random(5)
     confirmations, played_by_slash = [], 1
     for turn in range(MAX_TURNS):
-        board = channel.last_message
+        board = last_board(channel)
         if not button_labels(board):
             break
         if turn % 3 == 2 and "Tame" not in button_labels(board):
@@ -106,8 +106,8 @@ async def test_whole_game_against_easy_ai_through_menus_and_play(world):
             played_by_slash += 1
         else:
             confirmations.append(await play_by_menu(alice, channel, rng))
-        assert board.id == channel.last_message.id  # one board message, edited in place
-    board = channel.last_message
+        assert board.id == last_board(channel).id  # one board message, edited in place
+    board = last_board(channel)
     text = texts_of(board)
     assert button_labels(board) == [], "the game did not end in time"
     assert played_by_slash >= 3 and len([c for c in confirmations if c]) >= 5
@@ -156,7 +156,7 @@ async def test_refusals_move_menu_and_taming_choice_between_two_members(world):
     result = await bob.slash(channel, "play", action="3@b2")
     assert private_replies(result) == ["⚠️ It is not your turn."]
     assert await bob.autocomplete(channel, "play", "action", "") == []
-    assert texts_of(channel.last_message) == before
+    assert texts_of(last_board(channel)) == before
     # A Place through the menu: Place -> value -> cell (only legal values and cells offered).
     result = await alice.click(board, label="Place")
     assert result.ephemeral and result.response.content == "**Place** — choose:"
@@ -164,7 +164,7 @@ async def test_refusals_move_menu_and_taming_choice_between_two_members(world):
     assert picker.content == "**1** — choose:" and len(select_values(picker)) == 12  # every cell is empty
     done = (await alice.select(picker, [option_value(picker, "d2")])).response
     assert done.content == "✅ Place 1 on d2" and select_values(done) == []
-    board = channel.last_message
+    board = last_board(channel)
     assert "alice: Place 1 on d2" in texts_of(board) and "B (bob) to play" in texts_of(board)
     # The same old board button is now out of turn for alice.
     result = await alice.click(board, label="Place")
@@ -174,7 +174,7 @@ async def test_refusals_move_menu_and_taming_choice_between_two_members(world):
         result = await players[ply % 2].slash(channel, "play", action=action)
         assert private_replies(result) == [f"✅ Played `{action}`."]
     # alice moves the 3-dice stack on c1 through the Move menu: the stack, then its path.
-    board = channel.last_message
+    board = last_board(channel)
     assert button_labels(board) == ["Move"]  # all six of alice's dice are on the board
     result = await alice.click(board, label="Move")
     assert [o for o in ("stack on c1", "stack on d2", "stack on d3") if option_value(result.response, o)]
@@ -183,7 +183,7 @@ async def test_refusals_move_menu_and_taming_choice_between_two_members(world):
     done = (await alice.select(picker, [option_value(picker, "c1→c2→c3")])).response
     assert done.content == "✅ Move c1→c2→c3"
     # Two cards are tamed at once: only alice is offered the order, as a Tame button.
-    board = channel.last_message
+    board = last_board(channel)
     assert button_labels(board) == ["Tame"]
     assert "alice must choose: Tame FuXi (S4) now, Tame BiAn (S6) now." in texts_of(board)
     result = await bob.click(board, label="Tame")
@@ -192,7 +192,7 @@ async def test_refusals_move_menu_and_taming_choice_between_two_members(world):
     assert select_values(result.response) == ["0", "1"]
     done = (await alice.select(result.response, [option_value(result.response, "BiAn (S6) first")])).response
     assert done.content == "✅ Tame BiAn (S6) now"
-    text = texts_of(channel.last_message)
+    text = texts_of(last_board(channel))
     assert text.index("alice tames BiAn") < text.index("alice tames FuXi")  # in the chosen order
     assert "+2 pts 2 cards" in text and "B (bob) to play" in text
 
@@ -209,7 +209,7 @@ async def test_board_png_is_attached_unless_images_are_off(world):
     assert "game #2" in texts_of(board) and "THE NINE SONS OF THE DRAGON" in texts_of(board)
     assert board.attachments == []
     await m["alice"].slash(channel, "play", action="2@c3")
-    assert channel.last_message.attachments == []  # still none after an edit
+    assert last_board(channel).attachments == []  # still none after an edit
 
 
 def test_menu_paths_match_the_notation():

@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from bot import create_bot
-from tests.bot.helpers import button_labels, private_replies, texts_of
+from tests.bot.helpers import button_labels, last_board, private_replies, texts_of
 
 
 @pytest.fixture
@@ -23,9 +23,9 @@ def world(simcord_env, simcord_bot):
 
 async def start_ninesons(channel, alice, bob):
     await alice.slash(channel, "game new", game="ninesons", options="first_player=first")
-    await bob.click(channel.last_message, label="Join")
-    await alice.click(channel.last_message, label="Start")
-    return channel.last_message
+    await bob.click(last_board(channel), label="Join")
+    await alice.click(last_board(channel), label="Start")
+    return last_board(channel)
 
 
 def refuse_board_edits(env, times: int | None = 1) -> None:
@@ -52,20 +52,20 @@ async def test_a_saved_move_whose_board_edit_fails_is_reported_as_made_and_the_b
     assert reply.startswith("✅ Done and saved.") and "could not be saved" not in reply, reply
     assert "/game status" in reply
     assert stored(db_path, "SELECT version FROM games") == [(v + 1,)]  # the move is in the database
-    assert f"move {v} ·" in texts_of(channel.last_message)  # Discord refused the edit: still the old board
+    assert f"move {v} ·" in texts_of(last_board(channel))  # Discord refused the edit: still the old board
     assert stored(db_path, "SELECT COUNT(*) FROM outbox") == [(1,)]  # and its announcement is queued
 
     # bob clicks the stale board: that click is out of date, and the board is redrawn at once.
-    stale = await bob.click(channel.last_message, label=button_labels(channel.last_message)[0])
+    stale = await bob.click(last_board(channel), label=button_labels(last_board(channel))[0])
     assert any("out of date" in text or "not your turn" in text.lower() for text in private_replies(stale))
-    board = channel.last_message
+    board = last_board(channel)
     assert f"move {v + 1} ·" in texts_of(board) and "alice: Place 3 on b2" in texts_of(board)
     assert stored(db_path, "SELECT COUNT(*) FROM outbox") == [(0,)]
     # The game goes on from the fresh board: bob's move is not "out of date".
     result = await bob.slash(channel, "play", action="2@c3")
     assert private_replies(result) == ["✅ Played `2@c3`."]
-    assert f"move {v + 2} ·" in texts_of(channel.last_message)
-    assert texts_of(channel.last_message).count("alice: Place 3 on b2") == 1  # Recent lines written once
+    assert f"move {v + 2} ·" in texts_of(last_board(channel))
+    assert texts_of(last_board(channel)).count("alice: Place 3 on b2") == 1  # Recent lines written once
 
 
 async def a_move_whose_board_edit_is_refused(world, db_path):
@@ -84,15 +84,15 @@ async def test_game_status_draws_the_board_a_failed_announcement_left_stale(worl
     env, channel, alice, v = await a_move_whose_board_edit_is_refused(world, db_path)
     result = await alice.slash(channel, "game status")
     assert private_replies(result) == ["The board is below."]
-    assert f"move {v + 1} ·" in texts_of(channel.last_message)
+    assert f"move {v + 1} ·" in texts_of(last_board(channel))
     assert stored(db_path, "SELECT COUNT(*) FROM outbox") == [(0,)]
 
 
 async def test_a_failed_announcement_is_retried_by_itself(world, db_path):
     env, channel, alice, v = await a_move_whose_board_edit_is_refused(world, db_path)
-    assert f"move {v} ·" in texts_of(channel.last_message)
+    assert f"move {v} ·" in texts_of(last_board(channel))
     await env.advance_time(16)  # the first retry comes after 15 s
-    assert f"move {v + 1} ·" in texts_of(channel.last_message)
+    assert f"move {v + 1} ·" in texts_of(last_board(channel))
     assert stored(db_path, "SELECT COUNT(*) FROM outbox") == [(0,)]
 
 
@@ -102,8 +102,8 @@ async def test_announcements_queued_before_a_restart_go_out_after_it_once(world,
     env, channel, m = world
     alice, bob = m["alice"], m["bob"]
     await alice.slash(channel, "game new", game="flagon")
-    await bob.click(channel.last_message, label="Join")
-    await alice.click(channel.last_message, label="Start")
+    await bob.click(last_board(channel), label="Join")
+    await alice.click(last_board(channel), label="Start")
     bot = env.bot
     dms_before = {name: len(list(member.user.dm_channel.history())) if member.user.dm_channel else 0
                   for name, member in m.items()}
@@ -126,7 +126,7 @@ async def test_announcements_queued_before_a_restart_go_out_after_it_once(world,
     await env.restart_bot(create_bot(database_path=db_path))
     await env.advance_time(1)
     assert stored(db_path, "SELECT COUNT(*) FROM outbox") == [(0,)]
-    assert f"move {version} ·" in texts_of(channel.last_message)
+    assert f"move {version} ·" in texts_of(last_board(channel))
     for name, member in m.items():  # at most the one prompt this change called for
         count = len(list(member.user.dm_channel.history())) if member.user.dm_channel else 0
         assert count - dms_before[name] <= 1, name

@@ -7,7 +7,7 @@ import pytest
 
 import cogs.ui
 import render
-from tests.bot.helpers import button_labels, private_replies, select_values, texts_of
+from tests.bot.helpers import button_labels, last_board, private_replies, select_values, texts_of
 from tests.doubles import tally_ui
 
 
@@ -33,14 +33,14 @@ async def test_tally_plays_on_discord_as_a_plugged_in_game(world):
     alice, bob = m["alice"], m["bob"]
     result = await alice.slash(channel, "game new", game="tally", options="target=5")
     assert result.ephemeral and "Lobby #1" in result.response.content
-    lobby = channel.last_message
+    lobby = last_board(channel)
     assert "First to 5 points wins." in texts_of(lobby)  # the plug-in's lobby field
     await bob.click(lobby, label="Join")
-    await alice.select(channel.last_message, ["easy"], custom_id="dt:1:ai")  # an AI seat
-    assert "AI" in texts_of(channel.last_message)
-    await alice.click(channel.last_message, label="Start")
+    await alice.select(last_board(channel), ["easy"], custom_id="dt:1:ai")  # an AI seat
+    assert "AI" in texts_of(last_board(channel))
+    await alice.click(last_board(channel), label="Start")
 
-    board = channel.last_message
+    board = last_board(channel)
     assert "🧮 Tally — alice 0 · bob 0" in texts_of(board)  # the plug-in's renderer
     labels = button_labels(board)
     assert tally_ui.ADD in labels and "📊 My score" in labels  # the menu's first level, the control
@@ -50,13 +50,13 @@ async def test_tally_plays_on_discord_as_a_plugged_in_game(world):
     result = await alice.click(board, label=tally_ui.ADD)
     assert select_values(result.response) == ["0", "1"]
     await alice.select(result.response, ["1"])  # Add 2
-    board = channel.last_message
+    board = last_board(channel)
     assert "alice added 2." in texts_of(board) and "alice 2 · bob 0" in texts_of(board)
 
     # /play in text notation, then the AI seat moves by itself.
     result = await bob.slash(channel, "play", action="+1")
     assert private_replies(result) == ["✅ Played `+1`."]
-    board = channel.last_message
+    board = last_board(channel)
     assert "bob added 1." in texts_of(board)
     assert "🤖" in texts_of(board) and "AI" in texts_of(board).split("bob added 1.", 1)[1]
 
@@ -66,15 +66,15 @@ async def test_tally_plays_on_discord_as_a_plugged_in_game(world):
 
     # Play it out: alice and bob add 2 / 1 until someone wins; the final board has no buttons.
     for _ in range(10):
-        board = channel.last_message
+        board = last_board(channel)
         if "Result" in texts_of(board):
             break
         if tally_ui.ADD in button_labels(board) and "▶ <@" in texts_of(board):
             mover = alice if f"▶ <@{alice.id}>" in texts_of(board) else bob
             result = await mover.click(board, label=tally_ui.ADD)
             await mover.select(result.response, ["1"])
-    assert "Result" in texts_of(channel.last_message)
-    assert button_labels(channel.last_message) == []
+    assert "Result" in texts_of(last_board(channel))
+    assert button_labels(last_board(channel)) == []
 
 
 async def test_a_game_without_a_ui_plugin_is_refused_at_start_up(db_path, monkeypatch):

@@ -102,16 +102,16 @@ async def test_scan_catches_unescaped_names(simcord_env, simcord_bot, monkeypatc
 
 async def test_scan_catches_unintended_pings(simcord_env, simcord_bot, monkeypatch):
     # A ping that also allows (and pings) a member who is not seated.
-    import cogs.presenter
+    import cogs.pings
 
-    original = cogs.presenter.fill_mentions
+    original = cogs.pings.fill_mentions
     guild_members: list[int] = []
 
     def loud(template, rec, names):
         content, pinged = original(template, rec, names)
         return f"{content} <@{guild_members[0]}>", [*pinged, guild_members[0]]
 
-    monkeypatch.setattr(cogs.presenter, "fill_mentions", loud)
+    monkeypatch.setattr(cogs.pings, "fill_mentions", loud)
     guild, channel, other, members = build_world(simcord_env)
     guild_members.append(members["carol"].id)
     fuzzer = Fuzzer(simcord_env, simcord_bot, guild, channel, other, members, kind="farkle", seed=3)

@@ -1,0 +1,214 @@
+"""Telling members they must act: editing the board notifies nobody on Discord, a new message
+that mentions someone does. One step of the outbox's delivery (cogs.outbox), so a ping is sent
+after its change is saved, once, and again after a crash only if it never went out.
+
+- Whoever becomes one who must act (sessions queues a ``TURN_EVENT`` with the save that hands
+  them the move) gets one short message naming the game and what is asked, with the turn's
+  deadline and a link to the board. Everyone asked by one change shares one message.
+- Each member chooses where (``/game notify``): ``channel`` (default: a channel message that
+  mentions exactly them), ``dm`` (a DM; the channel when their DMs are closed) or ``off``.
+  A member whose private prompt arrives by DM as a new message is not sent a second DM.
+- A new ping deletes the game's earlier ones, so at most one is alive per game; when the game
+  ends they are deleted and one notice says how it ended, pinging nobody.
+- An AI seat is never pinged, nor is anyone once the game is over.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+from typing import TYPE_CHECKING
+
+import discord
+
+from cogs.prompts import must_act_privately
+from cogs.ui import ui_for
+from engine import Event, Game, registry
+from render import text
+from render.text import fill_names
+from sessions import event_names
+from sessions.service import TURN_EVENT
+from sessions.settings import GuildSettings
+
+if TYPE_CHECKING:
+    from bot import DragonTavern
+    from storage import GameRecord, SeatRecord
+
+log = logging.getLogger("dragon_tavern.cogs.pings")
+
+DM_CLOSED = 50007
+NOBODY = discord.AllowedMentions.none()
+_MENTION_OR_NAME = re.compile(r"\{(@?)([A-Za-z_]\w*)\}")  # render.text's placeholders, plus {@p1}
+
+
+def board_link(rec: GameRecord) -> str:
+    """A jump link to the game's board message (the channel while it has none)."""
+    tail = f"/{rec.board_message_id}" if rec.board_message_id else ""
+    return f"https://discord.com/channels/{rec.guild_id}/{rec.channel_id}{tail}"
+
+
+def turn_seats(events: list[Event]) -> tuple[list[str], bool]:
+    """The seats the queued TURN_EVENTs ask to act (in order, once each), and whether all of
+    them are reminders."""
+    seats: list[str] = []
+    reminders = []
+    for e in events:
+        if e.kind == TURN_EVENT:
+            reminders.append(bool(e.data.get("reminder")))
+            seats += [s for s in e.data.get("seats", []) if s not in seats]
+    return seats, bool(reminders) and all(reminders)
+
+
+class Pings:
+    def __init__(self, bot: DragonTavern) -> None:
+        self.bot = bot
+
+    # -- while the game runs ----------------------------------------------------------------
+    async def announce(self, rec: GameRecord, game: Game, events: list[Event]) -> int:
+        """Ping who must act now because of ``events`` (and the game's own out-of-turn pings).
+        Returns the id of the channel message sent, or 0 if none was (DMs only, or nobody)."""
+        public = [e for e in events if e.to is None]
+        hook = ui_for(rec.kind).announce(rec, game, public)
+        asked, reminder = turn_seats(public)
+        to_act = set(game.to_act())
+        humans = {s.seat: s for s in rec.seats if not s.is_ai and s.user_id is not None}
+        asked = [p for p in asked if p in to_act and p in humans]
+        if not asked and not hook:
+            return 0
+        settings = await self.bot.service.settings(rec.guild_id)
+        deadline = await self.bot.service.turn_deadline(rec.id)
+        in_channel: list[str] = []
+        sent: set[int] = set()  # this round's DMs: the earlier pings are deleted, not these
+        for seat_id in asked:
+            seat = humans[seat_id]
+            pref = await self.bot.service.notify_pref(seat.user_id or 0)
+            if pref == "off":
+                continue
+            private_dm = must_act_privately(game, seat_id) and seat.private_route == "dm" \
+                and settings["hidden_pick_mode"] != "ephemeral"
+            if pref == "dm":
+                if private_dm:
+                    continue  # their new private prompt is the DM that tells them
+                dm_id = await self._dm(rec, game, seat, reminder, deadline, settings)
+                if dm_id is not None:
+                    sent.add(dm_id)
+                    continue
+            in_channel.append(seat_id)
+        lines = []
+        if hook:
+            lines.append(hook)
+        mentioned_by_hook = {s for s in humans if f"{{@{s}}}" in (hook or "")}
+        lines += self._ask_lines(rec, game, [p for p in in_channel if p not in mentioned_by_hook], reminder, settings)
+        if not lines:
+            if sent:
+                await self._delete_earlier(rec, keep=sent)
+            return 0
+        if deadline is not None:
+            lines.append(self._deadline_line(rec, deadline, [humans[p] for p in asked], settings))
+        lines.append(f"[Go to the board]({board_link(rec)})")
+        return await self._post(rec, "\n".join(lines), events, keep=sent)
+
+    def _ask_lines(self, rec: GameRecord, game: Game, seats: list[str], reminder: bool,
+                   settings: GuildSettings) -> list[str]:
+        """One line per different question: '🔔 @A, @B: plan your cards in …'."""
+        ui = ui_for(rec.kind)
+        title = f"**{registry.get(rec.kind).title}** #{rec.id}"
+        by_ask: dict[str, list[str]] = {}
+        for seat in seats:
+            ask = ui.ask(game, seat)
+            if must_act_privately(game, seat):
+                route = next((s.private_route for s in rec.seats if s.seat == seat), "unknown")
+                dm = route == "dm" and settings["hidden_pick_mode"] != "ephemeral"
+                ask += " (your DM has the choices)" if dm else " (press 🔒 Show my hand / plan on the board)"
+            by_ask.setdefault(ask, []).append(seat)
+        bell = "⏰ Reminder:" if reminder else "🔔"
+        return [f"{bell} {', '.join(f'{{@{s}}}' for s in group)} — {ask} in {title}."
+                for ask, group in by_ask.items()]
+
+    def _deadline_line(self, rec: GameRecord, deadline: float, seats: list[SeatRecord],
+                       settings: GuildSettings) -> str:
+        return f"⏳ Time runs out <t:{int(deadline)}:R>; {afk_outcome(seats, settings)}."
+
+    async def _post(self, rec: GameRecord, template: str, events: list[Event], keep: set[int]) -> int:
+        content, pinged = fill_mentions(template, rec, text.shown_names(event_names(rec, events)))
+        channel = self.bot.get_channel(rec.channel_id) or await self.bot.fetch_channel(rec.channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        sent = await channel.send(text.fit(content), suppress_embeds=True, allowed_mentions=discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(user_id) for user_id in dict.fromkeys(pinged)]))
+        await self.bot.service.add_ping(rec.id, rec.channel_id, sent.id)
+        await self._delete_earlier(rec, keep={*keep, sent.id})
+        return sent.id
+
+    async def _dm(self, rec: GameRecord, game: Game, seat: SeatRecord, reminder: bool, deadline: float | None,
+                  settings: GuildSettings) -> int | None:
+        """The ping as a DM (notify=dm); its id, or None if their DMs are closed (then the
+        channel takes over)."""
+        assert seat.user_id is not None
+        title = registry.get(rec.kind).title
+        bell = "⏰ Reminder:" if reminder else "🔔"
+        lines = [f"{bell} {ui_for(rec.kind).ask(game, seat.seat)} in **{title}** #{rec.id} (<#{rec.channel_id}>)."]
+        if deadline is not None:
+            lines.append(f"⏳ Time runs out <t:{int(deadline)}:R>; {afk_outcome([seat], settings)}.")
+        lines.append(f"[Go to the board]({board_link(rec)})")
+        try:
+            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
+            sent = await user.send(text.fit("\n".join(lines)), suppress_embeds=True, allowed_mentions=NOBODY)
+        except discord.Forbidden:
+            return None
+        await self.bot.service.add_ping(rec.id, sent.channel.id, sent.id)
+        return sent.id
+
+    async def _delete_earlier(self, rec: GameRecord, *, keep: set[int]) -> None:
+        """Delete the game's earlier pings (a superseded ping is noise), keeping ``keep``."""
+        for channel_id, message_id in await self.bot.service.pings(rec.id):
+            if message_id in keep:
+                continue
+            with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
+            await self.bot.service.drop_ping(rec.id, message_id)
+
+    # -- at the end -------------------------------------------------------------------------
+    async def game_over(self, rec: GameRecord, game: Game | None) -> int:
+        """Delete the game's pings and post one notice saying how it ended (mentions nobody).
+        Returns the notice's id."""
+        title = registry.get(rec.kind).title
+        names = text.seat_names(rec.seats)
+        if rec.status == "finished" and rec.result:
+            first = rec.result.get("ranking", [[]])[0]
+            who = ", ".join(f"{{{p}}}" for p in first if p in names)  # placeholders, filled once below
+            how = f"{who} won" if len(first) == 1 else f"a tie between {who}"
+        else:
+            how = f"it was {rec.status}"
+        content = f"🏁 **{title}** #{rec.id} is over: {how}. [See the result]({board_link(rec)})"
+        channel = self.bot.get_channel(rec.channel_id) or await self.bot.fetch_channel(rec.channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        sent = await channel.send(text.fit(fill_names(content, names)), suppress_embeds=True, allowed_mentions=NOBODY)
+        await self._delete_earlier(rec, keep=set())
+        return sent.id
+
+
+def afk_outcome(seats: list[SeatRecord], settings: GuildSettings) -> str:
+    """What happens when the time runs out, in words: the AFK policy (sessions.on_timer)."""
+    strikes = int(settings["afk_strikes"])
+    if settings["afk_action"] == "abandon" and any(s.timeouts_in_a_row + 1 >= strikes for s in seats):
+        return "then the game is abandoned"
+    return "then the AI plays for you"
+
+
+def fill_mentions(template: str, rec: GameRecord, names: dict[str, str]) -> tuple[str, list[int]]:
+    """Fill ``{p1}`` with names and ``{@p1}`` with a mention of that seat's user, in one pass
+    (a name containing ``{@p2}`` stays text); returns the text and the user ids it pings. An
+    AI seat, or a seat without a user, is named instead."""
+    users = {s.seat: s.user_id for s in rec.seats if s.user_id and not s.is_ai}
+    pinged: list[int] = []
+
+    def one(match: re.Match[str]) -> str:
+        seat = match.group(2)
+        if match.group(1) and seat in users:
+            if users[seat] not in pinged:
+                pinged.append(users[seat])
+            return f"<@{users[seat]}>"
+        return names.get(seat, seat)
+
+    return _MENTION_OR_NAME.sub(one, template), pinged
