@@ -155,6 +155,9 @@ class Games(commands.Cog):
     async def play(self, interaction: discord.Interaction, action: str, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         action = action.strip()
+        if not action:
+            raise SessionError("Type your move after `/play`: the list that opens as you type shows your legal "
+                               "moves (or use the board's buttons).")
         if len(action) > MAX_ACTION:
             raise SessionError(f"`{text.echo(action, 40)}` is not a move: moves are short, like `3@b2` "
                                "(type /play and pick one from the list).")

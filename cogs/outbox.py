@@ -127,7 +127,7 @@ class Outbox:
         presenter = self.bot.presenter
         fresh = [a for a in pending if not a.progress.get("recent")]
         if fresh:
-            lines = presenter.recent_lines(rec, _events(fresh))
+            lines = presenter.recent_lines(rec, _events(fresh), game)
             for a in fresh:
                 a.progress["recent"] = True
             recent = await service.save_announcement_progress(fresh, recent=(lines, RECENT_EVENTS) if lines else None)

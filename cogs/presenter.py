@@ -29,6 +29,7 @@ from sessions import event_names
 from sessions.service import TURN_EVENT
 from sessions.settings import GuildSettings
 from storage import GameRecord, SeatRecord
+from storage.db import PROGRESS_MARK
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -173,12 +174,18 @@ class Presenter:
         return png
 
     # -- what cogs.outbox delivers, step by step -------------------------------------------
-    def recent_lines(self, rec: GameRecord, events: list[Event]) -> list[str]:
-        """The board's "Recent" lines for these events (public ones only)."""
+    def recent_lines(self, rec: GameRecord, events: list[Event], game: Game | None = None) -> list[str]:
+        """The board's "Recent" lines for these events (public ones only), and the game's
+        progress line if these events moved a phase on (it replaces the previous one)."""
         names = text.shown_names(event_names(rec, events))
         # The game may condense its public lines (the default: one line per event).
         shown = [e for e in public_events(events) if e.kind != TURN_EVENT]  # pings, not board lines
-        return [fill_names(t, names) for t in ui_for(rec.kind).event_lines(shown)]
+        ui = ui_for(rec.kind)
+        lines = ui.event_lines(shown)
+        progress = ui.progress_line(game, shown) if game is not None else None
+        if progress:
+            lines.append(f"{PROGRESS_MARK} {progress}")
+        return [fill_names(t, names) for t in lines]
 
     async def draw_board(self, rec: GameRecord, game: Game | None) -> None:
         """Edit the game's one message to show the saved state (harmless to repeat)."""

@@ -159,6 +159,9 @@ class ResultRow:
     outcome: str
 
 
+PROGRESS_MARK = "✍️"  # a Recent line that says how far a phase is, updated in place
+
+
 def _migrations() -> list[tuple[int, str]]:
     folder = resources.files("storage") / "migrations"
     found = []
@@ -568,7 +571,8 @@ class Database:
     ) -> list[str] | None:
         """Store these rows' ``progress`` (the delivery steps done) in one transaction; with
         ``recent=(lines, keep)`` the board's Recent lines are appended in that same transaction,
-        so they are written exactly once. Returns the new Recent list if it was changed."""
+        so they are written exactly once. A line starting with PROGRESS_MARK replaces a last
+        line that starts with it too. Returns the new Recent list if it was changed."""
         if not announcements:
             return None
         new_recent = None
@@ -579,7 +583,10 @@ class Database:
                 lines, keep = recent
                 game_id = announcements[0].game_id
                 rows = await self._fetch("SELECT recent FROM games WHERE id = ?", (game_id,))
-                new_recent = ((json.loads(rows[0][0]) if rows else []) + list(lines))[-keep:]
+                old = json.loads(rows[0][0]) if rows else []
+                if old and old[-1].startswith(PROGRESS_MARK) and any(x.startswith(PROGRESS_MARK) for x in lines):
+                    old = old[:-1]  # a progress line ("✍️ still planning: …") is updated, not repeated
+                new_recent = (old + list(lines))[-keep:]
                 await self._run("UPDATE games SET recent = ? WHERE id = ?", (json.dumps(new_recent), game_id))
         return new_recent
 

@@ -23,6 +23,9 @@ The hooks:
   game (for example an action-log button).
 - ``event_lines(events) -> list[str]``: the board's "Recent" lines for an outcome's public
   events (e.g. one line per resolved card instead of one per event); {p1} placeholders allowed.
+- ``progress_line(game, public_events) -> str | None``: how far a phase is after these events
+  ("still planning: {p1} (Jack)"), one Recent line replaced as it changes instead of a line per
+  step; None when the events did not move such a phase.
 - ``lobby_fields(rec) -> list[tuple[str, str]]``: extra (name, value) fields on the lobby
   message (for example the teams the seats would form).
 - ``announce(rec, game, public_events) -> str | None``: a short channel message to post after
@@ -95,6 +98,9 @@ class GameUI:
 
     def ask(self, game: Game, seat: str) -> str:
         return "your move"
+
+    def progress_line(self, game: Game, events: list[Event]) -> str | None:
+        return None
 
 
 _PLUGINS: dict[str, GameUI] = {}

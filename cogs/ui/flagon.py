@@ -298,17 +298,10 @@ _TOKEN = re.compile(r"^(?P<who>.+?) faces (?P<facing>\w+); time token moves (?P<
 
 def event_lines(events: list[Event]) -> list[str]:
     """One line per revealed card ("{p1}'s Nari — Backstab: Sir Goodheart gives 5 reputation
-    to Nari · faces E, +2 time → 7"), and one line per run of "has planned a card" events, so
+    to Nari · faces E, +2 time → 7"); plans arriving are one progress line (progress_line), so
     the board's six "Recent" lines cover a whole time step rather than its last card."""
     lines: list[str] = []
     group: list[str] | None = None  # the card being resolved: head, then its effects
-    planned: dict[str, list[str]] = {}
-
-    def flush_planned() -> None:
-        for who, chars in planned.items():
-            count = f"{len(chars)} cards" if len(chars) > 1 else "a card"
-            lines.append(f"{who} planned {count} ({', '.join(dict.fromkeys(chars))}).")
-        planned.clear()
 
     def flush_group() -> None:
         nonlocal group
@@ -320,11 +313,7 @@ def event_lines(events: list[Event]) -> list[str]:
     for e in events:
         text = e.text.rstrip()
         if e.kind == "planned":
-            flush_group()
-            who, _, rest = text.partition(" has planned a card for ")
-            planned.setdefault(who, []).append(rest.rstrip("."))
-            continue
-        flush_planned()
+            continue  # told by the one progress line (progress_line), not a line per card
         reveal = _REVEAL.match(text) if e.kind == "reveal" else None
         if reveal:
             flush_group()
@@ -343,7 +332,6 @@ def event_lines(events: list[Event]) -> list[str]:
         flush_group()
         lines.append(text)
     flush_group()
-    flush_planned()
     return lines
 
 
@@ -417,6 +405,22 @@ def ask(game: Game, seat: str) -> str:
     return "your move"
 
 
+def progress_line(game: Game, events: list[Event]) -> str | None:
+    """While plans come in: who still plans, by player and character (public: the board shows
+    who is planning), one Recent line updated as plans arrive."""
+    if not any(e.kind == "planned" for e in events):
+        return None
+    view = game.view(None)
+    waiting: dict[str, list[str]] = {}
+    if view.get("phase") == "plan":
+        for char in view["characters"]:
+            if char.get("planning") and char.get("owner"):
+                waiting.setdefault(char["owner"], []).append(char["name"])
+    if not waiting:
+        return "All plans are in."
+    return "Still planning: " + ", ".join(f"{{{who}}} ({', '.join(chars)})" for who, chars in waiting.items())
+
+
 class FlagonUI(GameUI):
     menu = True
     handlers = MappingProxyType({"plan": on_plan_card, "log": on_send_action_log})
@@ -448,6 +452,9 @@ class FlagonUI(GameUI):
 
     def ask(self, game: Game, seat: str) -> str:
         return ask(game, seat)
+
+    def progress_line(self, game: Game, events: list[Event]) -> str | None:
+        return progress_line(game, events)
 
 
 register("flagon", FlagonUI())

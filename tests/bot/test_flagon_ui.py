@@ -76,7 +76,7 @@ def test_daze_arrives_as_a_private_select_and_needs_a_new_dm():
     assert not ui.private_prompt_due(g, seat, [Event("plan", "x", to=seat), Event("planned", "y")])
 
 
-def test_recent_lines_fold_a_card_and_runs_of_plans_into_one_line_each():
+def test_recent_lines_fold_a_card_into_one_line_and_leave_plans_to_the_progress_line():
     events = [
         Event("planned", "{p1} has planned a card for Nari."),
         Event("planned", "{p1} has planned a card for Nari."),
@@ -89,8 +89,6 @@ def test_recent_lines_fold_a_card_and_runs_of_plans_into_one_line_each():
         Event("move", "Thras moves to c4."),
     ]
     assert ui.event_lines(events) == [
-        "{p1} planned 2 cards (Nari).",
-        "{p2} planned a card (Thras).",
         "Time step 3: Nari, Thras act, in this order.",
         "{p1}'s Nari — Backstab: Sir Goodheart gives 5 reputation to Nari · faces E, +2 time → 5",
         "{p2}'s Thras — Move: Thras moves to c4",
@@ -98,3 +96,19 @@ def test_recent_lines_fold_a_card_and_runs_of_plans_into_one_line_each():
     # The facing question was answered in a later outcome: the line still names the character.
     assert ui.event_lines([Event("token", "Thras faces S; time token moves 2 to space 5.")]) == [
         "↳ Thras · faces S, +2 time → 5"]
+
+
+def test_plans_arriving_are_one_progress_line_naming_who_still_plans():
+    g = until(lambda g: g.view(None)["phase"] == "plan")
+    assert ui.progress_line(g, [Event("reveal", "x")]) is None  # no plan came in: nothing to update
+    planner = g.to_act()[0]
+    events = g.play(planner, next(a for a in g.legal_actions(planner) if a.startswith("plan:")))
+    public = [e for e in events if e.to is None]
+    line = ui.progress_line(g, public)
+    waiting = {c["owner"]: c["name"] for c in g.view(None)["characters"] if c["planning"]}
+    assert line is not None and line.startswith("Still planning: ")
+    assert all(f"{{{owner}}}" in line and name in line for owner, name in waiting.items())
+    while g.view(None)["phase"] == "plan":
+        who = g.to_act()[0]
+        events = g.play(who, choose_action(g, who, "easy", 1))
+    assert ui.progress_line(g, [e for e in events if e.to is None]) == "All plans are in."

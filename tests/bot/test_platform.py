@@ -105,6 +105,8 @@ async def test_play_command_with_autocomplete_and_garbage(world):
     assert await m["bob"].autocomplete(channel, "play", "action", "") == []  # not bob's turn
     result = await m["alice"].slash(channel, "play", action="banana")
     assert "`banana` is not a legal action" in private_replies(result)[0]
+    result = await m["alice"].slash(channel, "play", action="   ")  # blank: say how, not "`` is not…"
+    assert private_replies(result)[0].startswith("⚠️ Type your move after `/play`")
     result = await m["alice"].slash(channel, "play", action="+2")
     assert private_replies(result) == ["✅ Played `+2`."]
     assert "alice added 2." in texts_of(last_board(channel))

@@ -179,3 +179,27 @@ async def test_a_failed_save_queues_nothing(tmp_path):
     assert await db.pending_announcements(rec.id) == []
     assert (await db.load_game(rec.id)).version == rec.version
     await db.close()
+
+
+async def test_a_progress_line_is_updated_in_place_and_members_choose_how_they_are_pinged(tmp_path):
+    async with await Database.open(tmp_path / "db.sqlite3") as db:
+        rec = await new_game(db)
+
+        async def append(lines: list[str]) -> list[str] | None:
+            await db.queue_announcement(rec.id, [{"kind": "x", "text": "", "to": None, "data": {}}])
+            rows = await db.pending_announcements(rec.id)
+            recent = await db.save_progress(rows, recent=(lines, 6))
+            await db.finish_announcements(rows)
+            return recent
+
+        assert await append(["moved", "✍️ Still planning: a, b"]) == ["moved", "✍️ Still planning: a, b"]
+        assert await append(["✍️ Still planning: b"]) == ["moved", "✍️ Still planning: b"]
+        assert await append(["revealed"]) == ["moved", "✍️ Still planning: b", "revealed"]
+        assert await append(["✍️ Still planning: a"]) == ["moved", "✍️ Still planning: b", "revealed",
+                                                           "✍️ Still planning: a"]
+        # /game notify: the default is the channel; a choice is kept per member.
+        assert await db.notify_pref(42) == "channel"
+        await db.set_notify_pref(42, "dm")
+        assert (await db.notify_pref(42), await db.notify_pref(43)) == ("dm", "channel")
+        with pytest.raises(sqlite3.IntegrityError):
+            await db.set_notify_pref(42, "loud")
