@@ -15,7 +15,7 @@ import pytest
 
 from cogs.prompts import must_act_privately
 from engine import registry
-from tests.bot.helpers import last_board, last_ping, posted_contents, private_replies, texts_of
+from tests.bot.helpers import last_board, last_ping, private_replies, texts_of
 
 MAX_MOVES = 3000
 

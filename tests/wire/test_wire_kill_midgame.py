@@ -420,7 +420,6 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
         # The planning deadline survived the kill unchanged (and was re-armed: see _restart).
         assert table.bot.query("SELECT deadline FROM timers WHERE game_id = ? AND purpose = 'turn'", table.gid) == [deadline]
         # bob's planning DM was sent by the dead process: its selects plan his four cards.
-        recent_before = recent_lines(board)
         await _plan_by_dm(table, table.bob)
         # One progress line, updated as plans arrive (not a line per card).
         assert recent_lines(table.board())[-1].startswith("✍️ Still planning: bob")
