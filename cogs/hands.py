@@ -56,6 +56,10 @@ class Hands:
             return False  # nothing new to show
         if hand is None and not own and not private_actions(game, seat.seat):
             return False  # nothing to show yet (and no message to update)
+        if (await self.bot.service.record(rec.id)).version != rec.version:
+            # A newer change was saved meanwhile (a fast player): its own delivery brings the
+            # hand up to date; drawing this older state now would show a prompt already stale.
+            return False
         message = self.bot.presenter.private_message(rec, game, seat.seat, own, page=0)
         new_call = asking and (hand is None or not hand.asked or hand.prompt_key != key)
         if hand is not None and not new_call and await self._edit(hand, message):

@@ -183,8 +183,8 @@ class Presenter:
         ui = ui_for(rec.kind)
         lines = ui.event_lines(shown)
         progress = ui.progress_line(game, shown) if game is not None else None
-        if progress:
-            lines.append(f"{PROGRESS_MARK} {progress}")
+        if progress:  # first: the plans came in before what they set off (the reveals)
+            lines.insert(0, f"{PROGRESS_MARK} {progress}")
         return [fill_names(t, names) for t in lines]
 
     async def draw_board(self, rec: GameRecord, game: Game | None) -> None:

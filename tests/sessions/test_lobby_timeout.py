@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from sessions import NotAllowed, SessionError, parse_setting
-from sessions.service import LOBBY_TIMER, TURN_TIMER, GameService
+from sessions.service import LOBBY_TIMER, REMIND_TIMER, TURN_TIMER, GameService
 from sessions.timers import TimerScheduler
 from tests.sessions.conftest import ALICE, BOB, CAROL
 
@@ -52,7 +52,7 @@ async def test_starting_before_the_deadline_cancels_the_lobby_timer(service, clo
     clock.now += 3000
     await service.start(rec.id, ALICE)
     assert await service.lobby_deadline(rec.id) is None
-    assert [purpose for _, purpose, _ in await service.db.timers()] == [TURN_TIMER]
+    assert sorted(purpose for _, purpose, _ in await service.db.timers()) == sorted([TURN_TIMER, REMIND_TIMER])
     clock.now += 1000  # past the old lobby deadline: a leftover task closes nothing
     assert await service.on_timer(rec.id, LOBBY_TIMER) is None
     assert (await service.db.load_game(rec.id)).status == "active"

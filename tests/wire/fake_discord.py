@@ -402,6 +402,7 @@ class _Stall:
 
     method: str
     path_glob: str
+    containing: str = ""  # only requests whose JSON body contains this text
     received: list[RecordedRequest] = field(default_factory=list)
     released: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -525,12 +526,12 @@ class FakeDiscord:
         """Answer matching requests (path relative to /api/v10, fnmatch glob) with an error."""
         self._errors.append(_InjectedError(method.upper(), path_glob, status, code, message, times))
 
-    def stall(self, method: str, path_glob: str) -> None:
+    def stall(self, method: str, path_glob: str, containing: str = "") -> None:
         """Leave matching requests (path relative to /api/v10, fnmatch glob) unanswered, so the
         client stays blocked on them, e.g. to kill a bot in the middle of announcing a change.
         :meth:`release_stalls` answers them 503 *without effect*: like a request Discord never
         acted upon because the client died while it was in flight."""
-        self._stalls.append(_Stall(method.upper(), path_glob))
+        self._stalls.append(_Stall(method.upper(), path_glob, containing))
 
     def stalled(self) -> list[RecordedRequest]:
         """Requests held by :meth:`stall` so far (answered or not)."""
@@ -1051,7 +1052,8 @@ class FakeDiscord:
         )
         self.requests.append(record)
         stall = next((st for st in self._stalls if st.method == record.method
-                      and fnmatch.fnmatchcase(record.path, st.path_glob)), None)
+                      and fnmatch.fnmatchcase(record.path, st.path_glob)
+                      and st.containing in json.dumps(body, ensure_ascii=False)), None)
         if stall is not None:
             stall.received.append(record)
             await self._notify()

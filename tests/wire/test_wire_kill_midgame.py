@@ -103,6 +103,18 @@ class Table:
         """Messages the bot posted in the channel that everyone sees (not ephemeral replies)."""
         return [m for m in self.fake.channel_messages(self.channel) if not m["flags"] & FLAG_EPHEMERAL]
 
+    def board_posts(self) -> list[dict[str, Any]]:
+        """The channel's game messages (lobby / board: with an embed), not the turn pings."""
+        return [m for m in self.public_posts() if m.get("embeds")]
+
+    def pings_sent(self) -> list[str]:
+        """The content of every plain message the bot ever posted in the channel, deleted ones
+        included (a superseded turn ping is deleted)."""
+        path = f"/channels/{self.channel.id}/messages"
+        return [str(r.json.get("content") or "") for r in self.fake.requests
+                if r.method == "POST" and r.path == path and isinstance(r.json, dict) and r.status < 300
+                and not r.json.get("embeds")]
+
     # -- driving through the wire ----------------------------------------------------------------
     async def open_game(self, kind: str, options: str = "") -> None:
         new = await self.fake.slash(self.alice, self.channel, "game new", {"game": kind, "options": options})
@@ -215,7 +227,7 @@ async def test_ninesons_killed_after_a_move_continues_on_the_old_board_and_its_t
         assert f"move {rec['version']} ·" in board["embeds"][0]["footer"]["text"]
         log_before = table.actions()
         assert [row[0] for row in log_before] == [1, 2, 3] and table.replays_to_stored_state()
-        posts_before = len(table.public_posts())
+        posts_before = len(table.board_posts())
         recent_before = recent_lines(board)
         assert len(recent_before) == 5 and recent_before[-1].startswith(f"{rec['names'][seat]}: ")
 
@@ -235,7 +247,7 @@ async def test_ninesons_killed_after_a_move_continues_on_the_old_board_and_its_t
         assert after["embeds"][0]["description"] == table.expected_board_text(table.record(), game)
         assert new_recent_lines(recent_before, recent_lines(after)) == [f"{rec['names'][seat]}: {label}"]
         assert table.replays_to_stored_state()
-        assert len(table.public_posts()) == posts_before, "the board was edited in place, not posted again"
+        assert len(table.board_posts()) == posts_before, "the board was edited in place, not posted again"
 
         # A second kill, then the stored turn deadline (moved close) fires in the new process.
         await table.bot.kill()
@@ -250,8 +262,8 @@ async def test_ninesons_killed_after_a_move_continues_on_the_old_board_and_its_t
         assert "ran out of time; the AI acted for them" in message_text(timed_out)
         rows = table.bot.query("SELECT seat, source, created_at FROM actions WHERE game_id = ? AND seq = 5", table.gid)
         assert rows and rows[0][:2] == (waiting, "timeout") and rows[0][2] >= deadline - 0.01
-        assert table.replays_to_stored_state() and len(table.public_posts()) == posts_before
-        assert table.bot.kills == 2 and table.bot.timers_rearmed() == [0, 1, 1]
+        assert table.replays_to_stored_state() and len(table.board_posts()) == posts_before
+        assert table.bot.kills == 2 and table.bot.timers_rearmed() == [0, 2, 2]  # the turn and its reminder
     finally:
         await table.bot.stop()
     assert fake.unhandled == [] and table.bot.error_lines() == []
@@ -296,10 +308,10 @@ async def test_farkle_killed_mid_brawl_defence_the_defender_plays_on_with_the_ol
         rec, game = table.game()
         board = table.board()
         assert board["embeds"][0]["description"] == table.expected_board_text(rec, game)
-        pings = [m for m in table.public_posts() if m["content"].startswith(f"🛡️ <@{table.bob.id}>, you defend")]
-        assert len(pings) == 1, [m["content"] for m in table.public_posts()]
+        pings = [m for m in table.pings_sent() if m.startswith(f"🛡️ <@{table.bob.id}>, you defend")]
+        assert len(pings) == 1, table.pings_sent()
         log_before = table.actions()
-        posts_before = len(table.public_posts())
+        posts_before = len(table.board_posts())
         recent_before = recent_lines(board)
         assert table.replays_to_stored_state()
 
@@ -336,7 +348,8 @@ async def test_farkle_killed_mid_brawl_defence_the_defender_plays_on_with_the_ol
         gained = new_recent_lines(recent_before, recent_lines(after))
         assert gained[0].startswith("bob"), gained  # bob's move first, then what it caused
         assert table.replays_to_stored_state()
-        assert len(table.public_posts()) == posts_before, "no board repost, no repeated ping"
+        assert len(table.board_posts()) == posts_before, "no board repost"
+        assert len([m for m in table.pings_sent() if m.startswith(f"🛡️ <@{table.bob.id}>, you defend")]) == 1
 
         # A second kill right after that announcement; the next move goes by /play this time.
         await table.bot.kill()
@@ -412,7 +425,8 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
             "description"].split("Planning in secret:")[1].splitlines()[0]
         [deadline] = table.bot.query("SELECT deadline FROM timers WHERE game_id = ? AND purpose = 'turn'", table.gid)
         log_before = table.actions()
-        posts_before, dms_before = len(table.public_posts()), len(fake.dm_messages(table.bob))
+        posts_before, dms_before = len(table.board_posts()), len(fake.dm_messages(table.bob))
+        pings_before = len(table.pings_sent())
 
         await _restart(table)
         rec, game = table.game()
@@ -443,15 +457,17 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
         assert table.replays_to_stored_state()
         board = table.board()
         assert board["embeds"][0]["description"] == table.expected_board_text(rec, game)
-        assert "bob planned" in message_text(board) and table.bot.kills == 2
+        assert "✍️ All plans are in." in message_text(board) and table.bot.kills == 2
         # Hidden information never reached a log line (INFO and above are logged here).
         cards = load_cards()
         secret = {cards[action.split(":")[3]].name for *_, action in log_after if action.startswith("plan:")}
         log_text = table.bot.log_text()
         assert secret and not [name for name in secret if name in log_text]
-        # New public posts after the restart are only pings for questions of revealed cards.
-        new_posts = table.public_posts()[posts_before:]
-        assert all(m["content"].startswith("<@") and "your choice" in m["content"] for m in new_posts), new_posts
+        # After the restart the board was edited, never posted again; new posts are only pings
+        # (turns, reminders, questions of revealed cards).
+        assert len(table.board_posts()) == posts_before
+        new_pings = table.pings_sent()[pings_before:]
+        assert all(p.startswith(("<@", "🔔", "⏰", "🏁")) for p in new_pings), new_pings
     finally:
         await table.bot.stop()
     assert fake.unhandled == [] and table.bot.error_lines() == []
@@ -534,7 +550,7 @@ async def test_farkle_ping_due_at_the_kill_arrives_after_the_restart(fake: FakeD
             rec, game = table.game()
             [seat] = game.to_act()
             action = "brawl:p2" if step == 0 else _farkle_public_step(game, seat)
-            fake.stall("POST", channel_posts)
+            fake.stall("POST", channel_posts, containing=f"<@{table.bob.id}>")  # bob's ping only
             command = await fake.slash(table.member(seat), table.channel, "play", {"action": action})
 
             def answered_or_held(c: Any = command) -> bool:
@@ -543,7 +559,7 @@ async def test_farkle_ping_due_at_the_kill_arrives_after_the_restart(fake: FakeD
             await fake.wait_until(answered_or_held, timeout=10,
                                   what="the /play answer or a held ping")
             if fake.stalled():
-                break  # this move's announcement pings: the process dies with the ping in flight
+                break  # this move's announcement pings bob: the process dies with the ping in flight
             fake.release_stalls()
         else:
             raise AssertionError("no ping was ever due")
@@ -556,7 +572,7 @@ async def test_farkle_ping_due_at_the_kill_arrives_after_the_restart(fake: FakeD
         fake.release_stalls()
         assert not any(f"<@{table.bob.id}>" in m["content"] for m in table.public_posts()), "dropped, not delivered"
         log_before = table.actions()
-        posts_before = len(table.public_posts())
+        boards_before = len(table.board_posts())
 
         await _restart(table)
         ping = await fake.wait_message(table.channel, lambda m: f"<@{table.bob.id}>" in (m["content"] or ""),
@@ -564,7 +580,8 @@ async def test_farkle_ping_due_at_the_kill_arrives_after_the_restart(fake: FakeD
         assert ping["content"] == held.json["content"]
         await fake.wait_until(lambda: table.bot.query("SELECT COUNT(*) FROM outbox")[0][0] == 0, timeout=10,
                               what="the outbox to empty")
-        assert len(table.public_posts()) == posts_before + 1, "the ping, and no board repost"
+        assert len(table.board_posts()) == boards_before, "no board repost"
+        assert len([p for p in table.pings_sent() if f"<@{table.bob.id}>" in p]) == 1, "the ping, once"
         assert table.actions() == log_before and table.replays_to_stored_state()
     finally:
         await table.bot.stop()
