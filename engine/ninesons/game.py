@@ -328,8 +328,9 @@ class NineSonsGame(Game):
                 # The seat letter shown on the board (A/B), not a player id: this label is
                 # also public (last action, the choice event) and ids mean nothing to people.
                 who = SEAT_LETTERS[stack[-1] >> 3] if stack else "?"
-                return f"Tame {name} (S{k + 1}) with {parts[2]}: {who} tames"
-            return f"Tame {name} (S{k + 1}) now"
+                return f"Tame {name} (S{k + 1}) with the stack on {parts[2]}: {who} tames"
+            # Offered only while several cards wait: the choice is which one is resolved first.
+            return f"Tame {name} (S{k + 1}) first"
         return "Move " + "→".join(a.split("-"))
 
     @property
