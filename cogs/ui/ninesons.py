@@ -62,7 +62,7 @@ def cell_label(view: dict[str, Any], cell: str) -> str:
 
 def stack_label(view: dict[str, Any], cell: str) -> str:
     """"Move die on a1", or "Move stack on a1 (3 dice)": a stack takes one step per die."""
-    stack = next((c["stack"] for c in view["cells"] if c["cell"] == cell), [])
+    stack: list[list[Any]] = next((c["stack"] for c in view["cells"] if c["cell"] == cell), [])
     return f"Move stack on {cell} ({len(stack)} dice)" if len(stack) > 1 else f"Move die on {cell}"
 
 
