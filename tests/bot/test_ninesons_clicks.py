@@ -17,6 +17,7 @@ from collections import Counter
 import discord
 import pytest
 
+from cogs.ui.ninesons import NineSonsUI
 from render.text import fill_names, seat_names
 from tests.bot.helpers import button_labels, private_replies, select_values, texts_of
 
@@ -206,3 +207,30 @@ async def test_a_die_or_stack_with_one_move_is_one_button_naming_the_move(world)
     assert "Move a1→a2" in buttons and "Move die on a1" not in buttons
     result = await alice.click(channel.last_message, label="Move a1→a2")
     assert private_replies(result) == [] and "alice: Move a1→a2" in texts_of(channel.last_message)
+
+
+async def test_a_board_or_picker_drawn_by_an_older_menu_layout_is_out_of_date(world, monkeypatch):
+    """A message posted before an update keeps its old buttons at the same game version: the
+    same menu address now finds another node, and playing it would be a move nobody chose."""
+    env, bot, channel, m = world
+    alice = m["alice"]
+    await start_game(channel, m)
+    # The previous layout (Place -> value -> cell), drawn at the current version.
+    monkeypatch.setattr(
+        NineSonsUI, "menu_path", lambda self, game, seat, action: ["Place", *action.split("@")]
+    )
+    rec, game = await bot.service.load(1)
+    await bot.presenter.draw_board(rec, game)
+    assert button_labels(channel.last_message) == ["Place"]
+    old_picker = (await alice.click(channel.last_message, label="Place")).response
+    assert list(options_of(old_picker)) == ["1", "2", "3", "4", "5", "6"]
+    monkeypatch.undo()  # the update: "Place a 1" … "Place a 6" now sit at those addresses
+    before = texts_of(channel.last_message)
+    result = await alice.click(channel.last_message, label="Place")
+    assert [reply for reply in private_replies(result) if "out of date" in reply]
+    # The old picker's "3" would now find a cell under "Place a 1" and play it: refused too.
+    result = await alice.select(old_picker, [options_of(old_picker)["3"]])
+    assert [reply for reply in private_replies(result) if "out of date" in reply]
+    rec_after, game = await bot.service.load(1)
+    assert rec_after.version == rec.version and game is not None and game.view(None)["ply"] == 0
+    assert texts_of(channel.last_message) == before
