@@ -20,28 +20,25 @@ hidden information (only the deck order, which the view never shows), so every a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cogs.ui import GameUI, register
 from engine.base import Game
+from engine.ninesons.game import origin_of
+
+if TYPE_CHECKING:
+    from engine.ninesons import NineSonsGame
 
 DIRECT_BUTTONS = 5  # this many legal actions or fewer: one button each, one click per move
 
 
-def origin(action: str) -> str:
-    """What an action picks up: ``3@b2`` -> "3@" (a 3 from the reserve), ``a1-a2`` -> "a1"."""
-    if "@" in action:
-        return action.partition("@")[0] + "@"
-    return action.split("-")[0]
-
-
-def menu_path(game: Game, seat: str, action: str) -> list[str]:
+def menu_path(game: NineSonsGame, seat: str, action: str) -> list[str]:
     """Labels placing ``action`` in the move menu of ``seat`` (see the module docstring)."""
     if action.startswith("tame:"):
         return [tame_label(game.view(seat), seat, action)]
-    legal = game.legal_actions(seat)
+    by_origin = game.legal_by_origin(seat)  # cached per ply: the menu asks once per action
     whole_move = game.describe_action(seat, action)
-    if len(legal) <= DIRECT_BUTTONS or sum(origin(a) == origin(action) for a in legal) == 1:
+    if sum(map(len, by_origin.values())) <= DIRECT_BUTTONS or len(by_origin.get(origin_of(action), ())) == 1:
         return [whole_move]  # nothing to choose between: one button plays it
     view = game.view(seat)
     if "@" in action:
@@ -94,7 +91,7 @@ class NineSonsUI(GameUI):
     menu = True
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
-        return menu_path(game, seat, action)
+        return menu_path(cast("NineSonsGame", game), seat, action)
 
 
 register("ninesons", NineSonsUI())
