@@ -234,3 +234,23 @@ async def test_a_board_or_picker_drawn_by_an_older_menu_layout_is_out_of_date(wo
     rec_after, game = await bot.service.load(1)
     assert rec_after.version == rec.version and game is not None and game.view(None)["ply"] == 0
     assert texts_of(channel.last_message) == before
+
+
+async def test_a_board_button_of_an_older_move_is_refused_privately_and_changes_nothing(world):
+    env, bot, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    await start_game(channel, m)
+    # Discord refuses the board edit after alice's move once: bob still sees the old board.
+    env.inject_error(
+        "PATCH", "/channels/*/messages/*", status=403, code=50013, message="Missing Permissions", times=1
+    )
+    await alice.slash(channel, "play", action="3@b2")
+    assert "Place a 3" in button_labels(channel.last_message) and "ply 0" in texts_of(channel.last_message)
+    rec, _ = await bot.service.load(1)
+    result = await bob.click(channel.last_message, label="Place a 1")  # a button of the old version
+    assert private_replies(result) == [
+        "⚠️ That board is out of date: the game has moved on. Use the latest board."
+    ]
+    rec_after, game = await bot.service.load(1)
+    assert rec_after.version == rec.version and game is not None and game.view(None)["ply"] == 1
+    assert "ply 1" in texts_of(channel.last_message)  # and the click brought the current board
