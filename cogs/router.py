@@ -175,6 +175,7 @@ class Router(commands.Cog):
         """A first-level menu button on the board."""
         address = route.arg(1)
         rec, game, seat, node = await self._menu_target(interaction, route, address)
+        _check_shown_label(interaction, node.label, text.BUTTON_LABEL)
         action = node.only_action
         if action is not None:
             await interaction.response.defer()
@@ -203,6 +204,7 @@ class Router(commands.Cog):
             raise SessionError("Pick one option.")
         address = f"{parent}.{values[0]}" if parent else str(values[0])
         rec, game, seat, node = await self._menu_target(interaction, route, address)
+        _check_shown_label(interaction, node.label, text.OPTION_LABEL, value=str(values[0]))
         action = node.only_action
         if action is None:
             view = components.menu_picker(rec.id, rec.version, address, node)
@@ -309,6 +311,22 @@ class Router(commands.Cog):
             await self.bot.service.set_hand(rec.id, seat.seat, HandMessage(0, 0, key, True))
         except Exception:
             log.warning("game %s: offering the private prompt failed", route.game_id, exc_info=True)
+
+
+def _check_shown_label(interaction: discord.Interaction, label: str, limit: int, *, value: str | None = None) -> None:
+    """Refuse a menu click whose button (or chosen option) showed another label than the node
+    its address finds now: the same version and address can mean another move on a message
+    drawn by an older menu layout (a board or picker posted before an update)."""
+    custom_id = component_data(interaction).get("custom_id")
+    for row in getattr(interaction.message, "components", None) or []:
+        for item in getattr(row, "children", []):
+            if getattr(item, "custom_id", None) != custom_id:
+                continue
+            shown = getattr(item, "label", None) if value is None else next(
+                (o.label for o in getattr(item, "options", []) if o.value == value), None)
+            # Compared with whitespace collapsed: Discord may trim a label it stores.
+            if shown is not None and shown.split() != text.fit(label, limit).split():
+                raise StaleAction("That menu is out of date. Use the latest board.")
 
 
 def _names(rec: GameRecord) -> dict[str, str]:

@@ -1,50 +1,77 @@
-"""The Nine Sons of the Dragon on the board message: a move menu (cogs.menu).
+"""The Nine Sons of the Dragon on the board message: a move menu (cogs.menu) of two clicks.
 
-Level 1 is a board button, deeper levels are private selects (paginated by the platform):
+A move is "what you pick up, then where it goes". Level 1 (board buttons) is the die or the
+stack, level 2 (a private select) is its destination:
 
-- **Place** → die value → cell (``3@b2`` = ["Place", "3", "b2"]);
-- **Move** → the stack to lift → its path (``a1-a2-b2`` = ["Move", "stack on a1", "a1→a2→b2"]);
-- **Tame** (only while the rules leave the acting player a choice) → which card is resolved
-  first, and on a card with two qualifying 3-stacks, which stack (so who tames it).
+- **Place a 3** → the empty cell (``3@b2`` = ["Place a 3", "b2 · BaXia (S3)"]);
+- **Move stack on a1 (2 dice)** → its path (``a1-a2-b2`` = [..., "a1→a2→b2"]);
+- a die or stack with a single legal move is one button naming the whole move
+  ("Move c3→c2"): one click plays it, and the label says exactly what it does;
+- with few legal actions (``DIRECT_BUTTONS``, one row) every action is its own button;
+- taming choices (only while the rules leave the acting player one) are buttons too:
+  "Tame BaXia (S3) first", "Tame FuXi (S6) with the stack on d3 (top 5): you tame".
 
-A node with a single action below it plays at once (cogs.menu), so a one-die stack with one
-path, or a value that fits one cell, costs no extra click. Lists stay short on a 3 x 4 board
-(at most 12 cells or stacks, 14 paths for a 3-dice stack), within one 25-option select; the
-platform's picker would page longer ones. Nine Sons has no hidden information
-(only the deck order, which the view never shows), so every action is public.
+So every decision costs one or two interactions. The board never shows more than six origin
+buttons: each value in your reserve and each stack topped by your die is a different one of
+your six dice. The second level stays within one 25-option select (at most 12 cells, or 14
+paths for a 3-dice stack); the platform's picker would page a longer one. Nine Sons has no
+hidden information (only the deck order, which the view never shows), so every action is public.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cogs.ui import GameUI, register
 from engine.base import Game
+from engine.ninesons.game import origin_of
 
-PLACE, MOVE, TAME = "Place", "Move", "Tame"
+if TYPE_CHECKING:
+    from engine.ninesons import NineSonsGame
+
+DIRECT_BUTTONS = 5  # this many legal actions or fewer: one button each, one click per move
 
 
-def menu_path(game: Game, seat: str, action: str) -> list[str]:
+def menu_path(game: NineSonsGame, seat: str, action: str) -> list[str]:
     """Labels placing ``action`` in the move menu of ``seat`` (see the module docstring)."""
+    if action.startswith("tame:"):
+        return [tame_label(game.view(seat), seat, action)]
+    by_origin = game.legal_by_origin(seat)  # cached per ply: the menu asks once per action
+    whole_move = game.describe_action(seat, action)
+    if sum(map(len, by_origin.values())) <= DIRECT_BUTTONS or len(by_origin.get(origin_of(action), ())) == 1:
+        return [whole_move]  # nothing to choose between: one button plays it
+    view = game.view(seat)
     if "@" in action:
         value, _, cell = action.partition("@")
-        return [PLACE, value, cell]
-    if action.startswith("tame:"):
-        return [TAME, tame_label(game.view(seat), seat, action)]
+        return [f"Place a {value}", cell_label(view, cell)]
     cells = action.split("-")
     if len(cells) >= 2:
-        return [MOVE, f"stack on {cells[0]}", "→".join(cells)]
-    return [action]  # unknown notation: a level-1 button of its own rather than a crash
+        return [stack_label(view, cells[0]), "→".join(cells)]
+    return [whole_move]  # unknown notation: a button of its own rather than a crash
+
+
+def cell_label(view: dict[str, Any], cell: str) -> str:
+    """``b2`` -> "b2 · BaXia (S3)": the card a die placed there counts towards."""
+    slot = next((c["slot"] for c in view["cells"] if c["cell"] == cell), None)
+    card = next((s["card"] for s in view["slots"] if s["slot"] == slot and s["card"]), None)
+    return f"{cell} · {card['name']} ({slot})" if card else cell
+
+
+def stack_label(view: dict[str, Any], cell: str) -> str:
+    """"Move die on a1", or "Move stack on a1 (3 dice)": a stack takes one step per die."""
+    stack: list[list[Any]] = next((c["stack"] for c in view["cells"] if c["cell"] == cell), [])
+    return f"Move stack on {cell} ({len(stack)} dice)" if len(stack) > 1 else f"Move die on {cell}"
 
 
 def tame_label(view: dict[str, Any], seat: str, action: str) -> str:
-    """``tame:S3`` -> "BaXia (S3) first" (when several cards wait); ``tame:S6:d3`` -> "FuXi (S6), stack on d3
-    (top 5): you tame". The tamer is said from the chooser's side ("you" / "opponent"), which a
-    generic label could not do; the top die matters on ChiWen (that die leaves the game)."""
+    """``tame:S3`` -> "Tame BaXia (S3) first" (when several cards wait); ``tame:S6:d3`` -> "Tame
+    FuXi (S6) with the stack on d3 (top 5): you tame". The tamer is said from the chooser's side
+    ("you" / "opponent"), which the public label (seat letters) cannot do; the top die matters
+    on ChiWen (that die leaves the game)."""
     parts = action.split(":")
     slot = parts[1].upper() if len(parts) > 1 else "?"
     card = next((s["card"] for s in view["slots"] if s["slot"] == slot and s["card"]), None)
-    label = f"{card['name'] if card else slot} ({slot})"
+    label = f"Tame {card['name'] if card else slot} ({slot})"
     # "first" only when the choice is an order, i.e. several cards are waiting.
     pending = (view.get("pending") or {}).get("options") or []
     if len({p.split(":")[1].upper() for p in pending if p.count(":") >= 1}) > 1:
@@ -54,17 +81,17 @@ def tame_label(view: dict[str, Any], seat: str, action: str) -> str:
     cell = parts[2].lower()
     stack: list[list[Any]] = next((c["stack"] for c in view["cells"] if c["cell"] == cell), [])
     if not stack:
-        return f"{label}, stack on {cell}"
+        return f"{label} with the stack on {cell}"
     owner, value = stack[-1]
     who = "you tame" if owner == seat else "opponent tames"
-    return f"{label}, stack on {cell} (top {value}): {who}"
+    return f"{label} with the stack on {cell} (top {value}): {who}"
 
 
 class NineSonsUI(GameUI):
     menu = True
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
-        return menu_path(game, seat, action)
+        return menu_path(cast("NineSonsGame", game), seat, action)
 
 
 register("ninesons", NineSonsUI())

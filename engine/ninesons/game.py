@@ -55,6 +55,16 @@ def action_to_str(action: tuple, pending: list[tuple] | None = None) -> str:
     return f"tame:S{slot + 1}"
 
 
+def origin_of(action: str) -> str:
+    """What an action picks up: ``3@b2`` -> "3@" (a 3 from the reserve), ``a1-a2-b2`` -> "a1"
+    (the stack on a1), ``tame:S3`` -> "tame" (a taming choice)."""
+    if action.startswith("tame:"):
+        return "tame"
+    if "@" in action:
+        return action.partition("@")[0] + "@"
+    return action.split("-")[0]
+
+
 def _normalise(action: str) -> str:
     a = action.strip().lower().replace(" ", "")
     for sep in ("→", "->", ">", ","):
@@ -103,6 +113,7 @@ class NineSonsGame(Game):
         self.log: list[list[str]] = []  # [player, action] in order
         self.last: dict[str, Any] | None = None
         self._legal_cache: tuple[int, dict[str, tuple]] | None = None
+        self._origin_cache: tuple[int, str, dict[str, list[str]]] | None = None
 
     # -- construction ----------------------------------------------------------------------
     @classmethod
@@ -195,6 +206,19 @@ class NineSonsGame(Game):
         if self.st.over or player != self.players[self.st.turn]:
             return []
         return sorted(action_to_str(a, self.st.pending) for a in self._legal_map().values())
+
+    def legal_by_origin(self, player: str) -> dict[str, list[str]]:
+        """``player``'s legal actions grouped by :func:`origin_of` (what they pick up), each
+        group sorted like ``legal_actions``. Cached per ply (a move menu asks once per action),
+        so the dict is shared: read it, do not change it."""
+        ply = len(self.log)
+        if self._origin_cache is not None and self._origin_cache[:2] == (ply, player):
+            return self._origin_cache[2]
+        groups: dict[str, list[str]] = {}
+        for action in self.legal_actions(player):
+            groups.setdefault(origin_of(action), []).append(action)
+        self._origin_cache = (ply, player, groups)
+        return groups
 
     def _explain_illegal(self, action: str) -> str:
         a = _normalise(action)
@@ -328,8 +352,9 @@ class NineSonsGame(Game):
                 # The seat letter shown on the board (A/B), not a player id: this label is
                 # also public (last action, the choice event) and ids mean nothing to people.
                 who = SEAT_LETTERS[stack[-1] >> 3] if stack else "?"
-                return f"Tame {name} (S{k + 1}) with {parts[2]}: {who} tames"
-            return f"Tame {name} (S{k + 1}) now"
+                return f"Tame {name} (S{k + 1}) with the stack on {parts[2]}: {who} tames"
+            # Offered only while several cards wait: the choice is which one is resolved first.
+            return f"Tame {name} (S{k + 1}) first"
         return "Move " + "→".join(a.split("-"))
 
     @property

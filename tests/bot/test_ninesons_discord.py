@@ -14,7 +14,6 @@ from cogs.ui.ninesons import menu_path
 from engine.ninesons import NineSonsGame, new_game
 from tests.bot.helpers import button_labels, last_board, private_replies, select_values, texts_of
 
-MENU_BUTTONS = {"Place", "Move", "Tame"}
 MAX_TURNS = 80  # alice's turns; easy-AI games end long before (points, 4 cards or repetition)
 
 
@@ -46,10 +45,11 @@ async def start_vs_human(channel, host, guest):
 
 
 async def play_by_menu(member, channel, rng: random.Random) -> str:
-    """One turn through the board: a level-1 button, then the private select(s) until a leaf
-    is played. Returns the confirmation shown in the picker (or "" if the button played)."""
+    """One turn through the board: a button (a die, a stack, or a whole move), then the private
+    select until a leaf is played. Returns the confirmation shown in the picker (or "" if the
+    button played)."""
     board = last_board(channel)
-    labels = [label for label in button_labels(board) if label in MENU_BUTTONS]
+    labels = button_labels(board)
     assert labels, texts_of(board)
     result = await member.click(board, label=rng.choice(labels))
     if not result.ephemeral:  # a button with a single action below it plays at once
@@ -64,7 +64,7 @@ async def play_by_menu(member, channel, rng: random.Random) -> str:
         if picker.content.startswith("✅"):
             assert select_values(picker) == []  # the picker closes once the move is played
             return picker.content
-    raise AssertionError("the menu is deeper than Place/Move/Tame -> choice -> leaf")
+    raise AssertionError("the menu is deeper than a die or stack -> its destination")
 
 
 async def test_whole_game_against_easy_ai_through_menus_and_play(world):
@@ -73,9 +73,10 @@ async def test_whole_game_against_easy_ai_through_menus_and_play(world):
     board = await start_vs_ai(channel, alice)
     text = texts_of(board)
     assert "game #1" in text and "A (alice) to play" in text and "AI 1 (easy)" in text
-    assert button_labels(board) == ["Place"]  # an empty board: placing is the only move
+    # An empty board: placing is the only move, one button per die value.
+    assert button_labels(board) == [f"Place a {value}" for value in range(1, 7)]
     # A spectator's click and /play are refused privately; the board does not change.
-    result = await carol.click(board, label="Place")
+    result = await carol.click(board, label="Place a 3")
     assert private_replies(result) == ["⚠️ You are not playing in this game."]
     result = await carol.slash(channel, "play", action="3@b2")
     assert "not playing" in private_replies(result)[0]
@@ -97,7 +98,7 @@ async def test_whole_game_against_easy_ai_through_menus_and_play(world):
         board = last_board(channel)
         if not button_labels(board):
             break
-        if turn % 3 == 2 and "Tame" not in button_labels(board):
+        if turn % 3 == 2 and not any(label.startswith("Tame") for label in button_labels(board)):
             choices = await alice.autocomplete(channel, "play", "action", "")
             assert choices and len(choices) <= 25
             pick = rng.choice(choices)["value"]
@@ -149,49 +150,48 @@ async def test_refusals_move_menu_and_taming_choice_between_two_members(world):
     board = await start_vs_human(channel, alice, bob)
     before = texts_of(board)
     # Out of turn and not a player: refused privately, nothing changes.
-    result = await bob.click(board, label="Place")
+    result = await bob.click(board, label="Place a 1")
     assert result.ephemeral and private_replies(result) == ["⚠️ It is not your turn."]
-    result = await carol.click(board, label="Place")
+    result = await carol.click(board, label="Place a 1")
     assert private_replies(result) == ["⚠️ You are not playing in this game."]
     result = await bob.slash(channel, "play", action="3@b2")
     assert private_replies(result) == ["⚠️ It is not your turn."]
     assert await bob.autocomplete(channel, "play", "action", "") == []
     assert texts_of(last_board(channel)) == before
-    # A Place through the menu: Place -> value -> cell (only legal values and cells offered).
-    result = await alice.click(board, label="Place")
-    assert result.ephemeral and result.response.content == "**Place** — choose:"
-    picker = (await alice.select(result.response, [option_value(result.response, "1")])).response
-    assert picker.content == "**1** — choose:" and len(select_values(picker)) == 12  # every cell is empty
-    done = (await alice.select(picker, [option_value(picker, "d2")])).response
+    # A Place in two clicks: the die's value (a board button), then the cell (a private select
+    # naming each cell's card).
+    result = await alice.click(board, label="Place a 1")
+    picker = result.response
+    assert result.ephemeral and picker.content == "**Place a 1** — choose:"
+    assert len(select_values(picker)) == 12  # every cell is empty
+    done = (await alice.select(picker, [option_value(picker, "d2 · FuXi (S4)")])).response
     assert done.content == "✅ Place 1 on d2" and select_values(done) == []
     board = last_board(channel)
     assert "alice: Place 1 on d2" in texts_of(board) and "B (bob) to play" in texts_of(board)
     # The same old board button is now out of turn for alice.
-    result = await alice.click(board, label="Place")
+    result = await alice.click(board, label="Place a 1")
     assert private_replies(result) == ["⚠️ It is not your turn."]
     players = {0: bob, 1: alice}
     for ply, action in enumerate(OPENING[1:]):
         result = await players[ply % 2].slash(channel, "play", action=action)
         assert private_replies(result) == [f"✅ Played `{action}`."]
-    # alice moves the 3-dice stack on c1 through the Move menu: the stack, then its path.
+    # alice moves the 2-dice stack on c1 in two clicks: the stack, then its path. All six of
+    # her dice are on the board, so moving is all she can do; a die with one move is one button.
     board = last_board(channel)
-    assert button_labels(board) == ["Move"]  # all six of alice's dice are on the board
-    result = await alice.click(board, label="Move")
-    assert [o for o in ("stack on c1", "stack on d2", "stack on d3") if option_value(result.response, o)]
-    picker = (await alice.select(result.response, [option_value(result.response, "stack on c1")])).response
-    assert picker.content == "**stack on c1** — choose:" and len(select_values(picker)) == 6
+    assert button_labels(board) == ["Move stack on c1 (2 dice)", "Move die on d2", "Move d3→c3"]
+    result = await alice.click(board, label="Move stack on c1 (2 dice)")
+    picker = result.response
+    assert picker.content == "**Move stack on c1 (2 dice)** — choose:" and len(select_values(picker)) == 6
     done = (await alice.select(picker, [option_value(picker, "c1→c2→c3")])).response
     assert done.content == "✅ Move c1→c2→c3"
-    # Two cards are tamed at once: only alice is offered the order, as a Tame button.
+    # Two cards are tamed at once: only alice is offered the order, one button per card.
     board = last_board(channel)
-    assert button_labels(board) == ["Tame"]
-    assert "alice must choose: Tame FuXi (S4) now, Tame BiAn (S6) now." in texts_of(board)
-    result = await bob.click(board, label="Tame")
+    assert button_labels(board) == ["Tame FuXi (S4) first", "Tame BiAn (S6) first"]
+    assert "alice must choose: Tame FuXi (S4) first, Tame BiAn (S6) first." in texts_of(board)
+    result = await bob.click(board, label="Tame BiAn (S6) first")
     assert private_replies(result) == ["⚠️ It is not your turn."]
-    result = await alice.click(board, label="Tame")
-    assert select_values(result.response) == ["0", "1"]
-    done = (await alice.select(result.response, [option_value(result.response, "BiAn (S6) first")])).response
-    assert done.content == "✅ Tame BiAn (S6) now"
+    result = await alice.click(board, label="Tame BiAn (S6) first")
+    assert private_replies(result) == []  # one click: the board changes, nothing private to answer
     text = texts_of(last_board(channel))
     assert text.index("alice tames BiAn") < text.index("alice tames FuXi")  # in the chosen order
     assert "+2 pts 2 cards" in text and "B (bob) to play" in text
@@ -214,8 +214,7 @@ async def test_board_png_is_attached_unless_images_are_off(world):
 
 def test_menu_paths_match_the_notation():
     g = new_game(["p1", "p2"], 1, first_player="first")
-    assert menu_path(g, "p1", "3@b2") == ["Place", "3", "b2"]
-    assert menu_path(g, "p1", "a1-a2-b2") == ["Move", "stack on a1", "a1→a2→b2"]
+    assert menu_path(g, "p1", "3@b2") == ["Place a 3", "b2 · SuanNi (S3)"]
     # Two cards to resolve: the order is the choice.
     h = NineSonsGame.from_position(
         ["alice", "bob"], {"b2": "A3 A5", "b1": "B1 B2", "c1": "B3 B4"},
@@ -223,11 +222,11 @@ def test_menu_paths_match_the_notation():
     )
     h.play("alice", "b2-b1-c1")
     assert [menu_path(h, "alice", a) for a in h.legal_actions("alice")] == [
-        ["Tame", "QiuNiu (S1) first"], ["Tame", "ChiWen (S2) first"]]
+        ["Tame QiuNiu (S1) first"], ["Tame ChiWen (S2) first"]]
     # One card, two 3-stacks topped by different players: the choice is who tames it.
     k = NineSonsGame.from_position(["alice", "bob"], {"c2": "B4 A6", "c3": "B1 B2", "d3": "A3 B5"},
                                    deck=["BiAn"])
     k.play("alice", "c2-c3-d3")
-    labels = [menu_path(k, "alice", a)[1] for a in k.legal_actions("alice")]
-    assert labels[0].endswith(", stack on c3 (top 4): opponent tames")
-    assert labels[1].endswith(", stack on d3 (top 6): you tame")
+    assert [menu_path(k, "alice", a) for a in k.legal_actions("alice")] == [
+        ["Tame QiuNiu (S6) with the stack on c3 (top 4): opponent tames"],
+        ["Tame QiuNiu (S6) with the stack on d3 (top 6): you tame"]]

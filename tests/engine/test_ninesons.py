@@ -419,3 +419,14 @@ def test_registered_in_the_registry():
     g = info.new_game(P, 1)
     a = info.choose_ai_action(g, g.to_act()[0], "easy", 1)
     assert a in g.legal_actions(g.to_act()[0])
+
+
+def test_legal_by_origin_groups_every_legal_action_by_what_it_picks_up():
+    g = NineSonsGame.from_position(P, {"a1": "A2", "b1": "B6", "c2": "B1 A3"})
+    groups = g.legal_by_origin(A)
+    assert groups["a1"] == ["a1-a2"]  # a 2 cannot enter bob's 6 on b1
+    assert groups["c2"] == sorted(a for a in g.legal_actions(A) if a.startswith("c2-"))
+    assert set(groups) == {"a1", "c2", "1@", "4@", "5@", "6@"}  # alice's 2 and 3 are on the board
+    assert sorted(a for group in groups.values() for a in group) == g.legal_actions(A)
+    g.play(A, "a1-a2")
+    assert g.legal_by_origin(A) == {} and "b1" in g.legal_by_origin(B)  # a new ply, not the cached one
