@@ -143,11 +143,10 @@ def board_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int, mask:
             label=label, style=discord.ButtonStyle.secondary, disabled=True,
             custom_id=routing.make(rec.id, "x", KEEP_HINT, f"{version}:{mask}"), row=KEEP_ROW,
         ))
-    if roll_choices(game, seat):
-        items.append(discord.ui.Button(
-            label="◀ Back", style=discord.ButtonStyle.secondary, row=KEEP_ROW,
-            custom_id=routing.make(rec.id, "x", TOGGLE, f"{version}:{QUICK}"),
-        ))
+    items.append(discord.ui.Button(  # to the one-click choices (a roll with a keep always has some)
+        label="◀ Back", style=discord.ButtonStyle.secondary, row=KEEP_ROW,
+        custom_id=routing.make(rec.id, "x", TOGGLE, f"{version}:{QUICK}"),
+    ))
     return items
 
 

@@ -96,15 +96,21 @@ def roll_choices(game: FarkleGame, seat: str) -> list[Choice]:
         # cheapest (more dice left also means less risk of a Farkle, which loses the battle).
         cheapest = min(keeps, key=lambda k: (score(_dice(k), game.table) or 0, -len(_dice(k))))
         return _joined(game, seat, cheapest, _after(game, seat, cheapest), ("roll",))
-    after = {k: _after(game, seat, k) for k in keeps}
-    # Most soldiers this turn; on a tie (the Dragon eats any keep) the fewest dice, so more are rolled.
-    best = max(keeps, key=lambda k: (_turn_total_after(after[k]), -len(_dice(k))))
-    choices = _joined(game, seat, best, after[best], ("roll", "stop"))
+    # The most soldiers (two scoring sets are worth more than one) ...
+    value = {k: score(_dice(k), game.table) or 0 for k in keeps}
+    best = max(keeps, key=lambda k: (value[k], -len(_dice(k))))
+    after_best = _after(game, seat, best)
+    if after_best is not None and _turn_total_after(after_best) < view["turn_total"] + value[best]:
+        # ... unless the Dragon eats the keep: then every keep gains the same, so set aside the
+        # fewest dice and roll the most.
+        best = min(keeps, key=lambda k: (len(_dice(k)), -value[k]))
+        after_best = _after(game, seat, best)
+    choices = _joined(game, seat, best, after_best, ("roll", "stop"))
     singles = [k for k in keeps if len(_dice(k)) == 1 and k != best]
     if singles and len(_dice(best)) > 1:
         # Set aside only the best single die and roll the rest: fewer points now, more dice.
-        single = max(singles, key=lambda k: _turn_total_after(after[k]))
-        choices += _joined(game, seat, single, after[single], ("roll",))
+        single = max(singles, key=lambda k: value[k])
+        choices += _joined(game, seat, single, _after(game, seat, single), ("roll",))
     return choices[:MAX_CHOICES]
 
 

@@ -155,6 +155,8 @@ class Player:
         self.names = {seat: m.user.name for seat, m in self.by_seat.items()}
         self.clicks_per_decision: list[int] = []
         self.clicks_per_turn: Counter[int] = Counter()  # turn number -> clicks of its current player
+        self.old_clicks_per_turn: Counter[int] = Counter()  # the same on the old toggle board
+        self.recruit_turns: set[int] = set()
         self.labels: set[str] = set()  # every board button label seen
         self.texts: list[str] = []  # every board text seen
         self.keeps = 0  # keep decisions so far (every UNUSUAL_EVERY-th wants an unusual keep)
@@ -179,6 +181,9 @@ class Player:
         self.clicks_per_decision.append(clicks)
         if seat == current:
             self.clicks_per_turn[turn] += clicks
+            self.old_clicks_per_turn[turn] += sum(_old_clicks(a, len(game.players) - 1) for a in intent)
+        if intent == ("recruit",):
+            self.recruit_turns.add(turn)
 
     # -- what the player wants ---------------------------------------------------------------
     def intent(self, game, seat: str) -> tuple[str, ...]:
@@ -282,6 +287,14 @@ class Player:
 UNUSUAL_EVERY = 7
 
 
+def _old_clicks(action: str, targets: int) -> int:
+    """Clicks an action took on the old board: a keep = a toggle per die + Keep, a Brawl among
+    several targets = "Brawl…" + its select, anything else one click."""
+    if action.startswith("keep:"):
+        return len(_dice(action)) + 1
+    return 2 if action.startswith("brawl:") and targets > 1 else 1
+
+
 def _dice(keep: str) -> tuple[int, ...]:
     return tuple(int(x) for x in keep[5:].split(","))
 
@@ -323,23 +336,17 @@ def _report(name: str, player: Player, actions: list[Any], game: Any) -> float:
     clicks = player.clicks_per_decision
     median = statistics.median(clicks)
     turns = list(player.clicks_per_turn.values())
-    # The same engine actions on the old board: a keep = a toggle per die + Keep, a Brawl
-    # among several targets = "Brawl…" + its select, anything else one click.
-    targets = len(game.s["players"]) - 1
-    old = sum(
-        len(_dice(a.action)) + 1
-        if a.action.startswith("keep:")
-        else 2
-        if a.action.startswith("brawl:") and targets > 1
-        else 1
-        for a in human
-    )
+    recruit = [player.clicks_per_turn[t] for t in player.recruit_turns]
+    old_recruit = [player.old_clicks_per_turn[t] for t in player.recruit_turns]
+    old = sum(_old_clicks(a.action, len(game.players) - 1) for a in human)
     print(
         f"\n[{name}] {len(clicks)} decisions, {sum(clicks)} clicks: per decision median {median}, "
         f"mean {statistics.mean(clicks):.2f}, max {max(clicks)} ({Counter(clicks)}); {len(human)} engine "
         f"actions by members, {len(human) / sum(clicks):.2f} per click; clicks per turn of the player "
-        f"to move: mean {statistics.mean(turns):.1f}, max {max(turns)} over {len(turns)} turns; the same "
-        f"actions on the old toggle board: {old} clicks; {fill_names(game.result.reason, player.names)}"
+        f"to move: mean {statistics.mean(turns):.1f}, max {max(turns)} over {len(turns)} turns; Recruit "
+        f"turns: mean {statistics.mean(recruit):.1f}, max {max(recruit)} clicks (old board: mean "
+        f"{statistics.mean(old_recruit):.1f}, max {max(old_recruit)}); all of it on the old toggle board: {old} "
+        f"clicks; {fill_names(game.result.reason, player.names)}"
     )
     return median
 
