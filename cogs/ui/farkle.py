@@ -5,7 +5,8 @@
   other selection. A combined choice plays its two engine actions in turn (``on_play_two_steps``).
 - "Pick dice…" turns the row into one toggle button per die of the roll and a "Keep … (+N)"
   button, enabled only when the toggled dice are a legal scoring selection; "◀ Back" returns.
-- After a Rally keep: "Rally: double (+N) & roll / & bank" next to the menu's plain choices.
+- After a Rally keep: "Rally: double (+N) & roll / & bank" next to the menu's plain choices;
+  a Final Battle roll paused for the roller's items: "Resolve the roll & roll N dice".
 - A move menu (cogs.menu) for the other public actions: Recruit / one button per Brawl target
   / Final Battle, Roll again / Stop, the Rally choice, the defender's "Let the Brawl begin".
   Keeps are not in it: the rows above offer every one.
@@ -311,8 +312,8 @@ def menu_path(game: FarkleGame, seat: str, action: str) -> list[str]:
     """Where a public action sits in the board menu (labels may name players as {p2})."""
     head, _, arg = action.partition(":")
     label = game.describe_action(seat, action)
-    if head == "keep":
-        return []  # the board rows offer every keep: one-click choices and "Pick dice…"
+    if head == "keep" or (head == "accept" and game.view(None)["action"] == "battle"):
+        return []  # the board rows offer it: one-click choices (and "Pick dice…" for keeps)
     if head == "brawl":
         return [label]  # one button per target (at most four): no select to open
     if head == "companion" and arg.isdigit():  # Tinkerer: one entry per die value

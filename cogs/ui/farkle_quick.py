@@ -88,7 +88,12 @@ def roll_choices(game: FarkleGame, seat: str) -> list[Choice]:
     view = game.view(None)
     if view["phase"] != "roll" or seat not in game.to_act():
         return []
-    keeps = [a for a in game.legal_actions(seat) if a.startswith("keep:")]
+    legal = game.legal_actions(seat)
+    keeps = [a for a in legal if a.startswith("keep:")]
+    if view["action"] == "battle" and "accept" in legal:
+        # A Final Battle roll paused for the roller's Magic Items: once resolved, rolling on is
+        # the only move left (there is no stop), so both come in one click.
+        return _joined(game, seat, "accept", _after(game, seat, "accept"), ("roll",))
     if not keeps:
         return []
     if view["action"] == "battle":

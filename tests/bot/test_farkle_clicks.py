@@ -23,7 +23,7 @@ import engine.farkle.flow as farkle_flow
 import engine.farkle.game as farkle_game
 from cogs import components, routing
 from cogs.presenter import build_menu
-from cogs.ui.farkle import board_rows
+from cogs.ui.farkle import board_rows, menu_path
 from cogs.ui.farkle_quick import rally_choices, roll_choices
 from engine.farkle.cards import default_cards
 from engine.farkle.scoring import score
@@ -102,6 +102,13 @@ def test_brawl_and_final_battle_labels_say_what_stopping_means():
     battle = setup([([1, 3, 4, 5, 6, 6], "blank")], armies={"p1": 6000}, battle_score_all=False)
     battle.play("p1", "battle")
     assert _choices(battle) == [(("keep:5", "roll"), "Lose 5 (-50) & roll 5 dice")]
+    # A Final Battle roll paused for a held Magic Item: resolving it leaves only "roll on".
+    paused = setup([([1, 3, 4, 5, 6, 6], "blank")], armies={"p1": 6000}, hands={"p1": ["lucky_charm"]})
+    paused.play("p1", "battle")
+    assert _choices(paused) == [(("accept", "roll"), "Resolve the roll & roll 4 dice")]
+    assert menu_path(paused, "p1", "accept") == []  # not twice on the board
+    paused.play("p1", "accept")
+    assert paused.legal_actions("p1") == ["roll"]
 
 
 class _Rec:
@@ -202,8 +209,13 @@ class Player:
             return ("recruit",)
         if phase == "roll":
             keeps = [a for a in legal if a.startswith("keep:")]
-            if not keeps:
-                return ("accept",)
+            if not keeps:  # a Farkle (or a Final Battle roll) paused for the roller's Magic Items
+                then = copy_after(game, seat, "accept")
+                return (
+                    ("accept", "roll")
+                    if seat in then.to_act() and "roll" in then.legal_actions(seat)
+                    else ("accept",)
+                )
             if view["action"] == "battle":  # lose as few soldiers as possible
                 return (min(keeps, key=lambda k: (score(_dice(k)), -len(k))), "roll")
             self.keeps += 1
@@ -269,7 +281,7 @@ class Player:
             return len(used) + 2
         # The move menu: a board button, then a private select per level below it.
         names = text.seat_names(rec.seats, "plain")
-        node, path = build_menu(rec.kind, game, seat, names), []
+        node, path = build_menu(rec.kind, game, seat, names), list[int]()
         while node.action != action:
             index = next(i for i, child in enumerate(node.children) if _holds(child, action))
             node, path = node.children[index], [*path, index]
@@ -299,10 +311,14 @@ def _dice(keep: str) -> tuple[int, ...]:
     return tuple(int(x) for x in keep[5:].split(","))
 
 
-def _total_after(game, seat: str, keep: str) -> int:
+def copy_after(game, seat: str, action: str) -> Any:
     copy = type(game).from_dict(game.to_dict())
-    copy.play(seat, keep)
-    return int(copy.view(None)["turn_total"])
+    copy.play(seat, action)
+    return copy
+
+
+def _total_after(game, seat: str, keep: str) -> int:
+    return int(copy_after(game, seat, keep).view(None)["turn_total"])
 
 
 def _holds(node, action: str) -> bool:
