@@ -338,7 +338,7 @@ def announce(rec: GameRecord, game: FarkleGame, events: list[Event]) -> str | No
     # must not be read as this Brawl's, whose attack score may not exist yet.
     if any(e.kind == "attack_done" for e in events) and view.get("attack_score") is not None:
         return (f"🛡️ {mention}, you defend against {{{attacker}}}'s Brawl attack score of "
-                f"{view['attack_score']:,}: your dice and Roll / Stop buttons are on the board.")
+                f"{view['attack_score']:,}: your roll and its buttons are on the board.")
     if view["phase"] == "react" and any(e.kind == "action" and e.data.get("action") == "brawl" for e in events):
         return (f"🛡️ {mention}, {{{attacker}}} brawls with you! Answer on the board "
                 "(your Magic Items are in your private prompt).")

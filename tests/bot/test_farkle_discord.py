@@ -272,7 +272,7 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
         rec, game = await table.load()
 
     # The attack is over: bob defends (he holds an item, so even a Farkle waits for him). He is
-    # pinged, and the board's dice and Roll / Stop buttons are his.
+    # pinged, and the board's roll and its buttons are his.
     assert game.to_act() == ["p2"] and game.view(None)["action"] == "brawl"
     ping = channel.last_message
     assert ping.id != rec.board_message_id
