@@ -39,9 +39,13 @@ class Node:
 
 
 def build(actions: Sequence[str], path_of: PathFunction) -> Node:
+    """The menu of ``actions``; an action whose path is empty is left out (the game's own
+    board rows offer it, e.g. Farkle's dice)."""
     root = Node("")
     for action in actions:
-        labels = list(path_of(action)) or [action]
+        labels = list(path_of(action))
+        if not labels:
+            continue
         node = root
         for label in labels[:-1]:
             node = node.child(label)

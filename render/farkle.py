@@ -98,6 +98,8 @@ def render_text(view: dict[str, Any], names: dict[str, str]) -> str:
             lines.append(f"Dragon: {'X' * dmg}{'o' * max(0, hp - dmg)} ({dmg}/{hp} damage)")
         waiting = ", ".join(_name(names, p) for p in view["to_act"])
         hint = PHASE_HINT.get(view["phase"], "")
+        if view["action"] == "battle" and view["phase"] == "roll":
+            hint = "resolve the roll"  # what the board's button says (the dice are not set aside)
         if waiting:
             lines.append(f"Waiting for {waiting}: {hint}")
     body = "\n".join(lines)

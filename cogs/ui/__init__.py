@@ -11,7 +11,8 @@ The hooks:
 
 - ``menu`` / ``menu_path(game, seat, action) -> list[str]``: with ``menu = True`` the board
   shows the public actions as a move menu (see cogs.menu); the path's labels place an action
-  in it, the first level as board buttons. Without, one button per action.
+  in it, the first level as board buttons (an empty path leaves it out: the game's board rows
+  offer it). Without, one button per action.
 - ``board_rows(rec, game, seat, version) -> list[discord.ui.Item]``: extra board components
   (for example dice toggles), shown before the menu.
 - ``private_message(rec, game, seat, own_events, page=...) -> dict | None``: the private prompt

@@ -1,9 +1,15 @@
 """Dragon Farkle on the board message.
 
-- One toggle button per die of the current roll, then a "Keep … (+N)" button that is enabled
-  only when the toggled dice are a legal scoring selection (its label shows the value).
-- A move menu (cogs.menu) for the other public actions: Recruit / Brawl → target / Final
-  Battle, Roll again / Stop, the Rally choice, the defender's "Let the Brawl begin".
+- After a roll, one-click choices (cogs.ui.farkle_quick): "Keep 1 5 (+150) & roll 4 dice",
+  "Keep 1 5 (+150) & bank 450", "Keep 1 (+100) & roll 5 dice", and "Pick dice…" for any
+  other selection. A combined choice plays its two engine actions in turn (``on_play_two_steps``).
+- "Pick dice…" turns the row into one toggle button per die of the roll and a "Keep … (+N)"
+  button, enabled only when the toggled dice are a legal scoring selection; "◀ Back" returns.
+- After a Rally keep: "Rally: double (+N) & roll / & bank" next to the menu's plain choices;
+  a Final Battle roll paused for the roller's items: "Resolve the roll & roll N dice".
+- A move menu (cogs.menu) for the other public actions: Recruit / one button per Brawl target
+  / Final Battle, Roll again / Stop, the Rally choice, the defender's "Let the Brawl begin".
+  Keeps are not in it: the rows above offer every one.
 - ``announce``: a short channel message that pings a human Brawl defender when it becomes their
   move (editing the board never notifies anyone); the board's buttons are then theirs.
 
@@ -11,8 +17,9 @@ Magic Items never appear here: every item action is private in the engine
 (``is_private_action``), so the platform offers it only in its owner's DM / ephemeral prompt.
 
 The toggle state lives in the board message's custom_ids: die ``i``'s button carries the mask
-the selection would have after toggling ``i`` (``dt:<id>:x:tog:<version>:<mask>``), so a click
-needs no memory, survives a restart and an old board is recognised by its version.
+the selection would have after toggling ``i`` (``dt:<id>:x:tog:<version>:<mask>``; the mask
+``-`` shows the one-click choices again), so a click needs no memory, survives a restart and
+an old board is recognised by its version.
 """
 
 from __future__ import annotations
@@ -24,12 +31,13 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 import render
-from cogs import components, routing
+from cogs import components, errors, routing
 from cogs.components import Layout
 from cogs.flow import actor_of, flow_of
 from cogs.presenter import fill_names
 from cogs.prompts import private_actions, prompt_token
 from cogs.ui import GameUI, register
+from cogs.ui.farkle_quick import Choice, rally_choices, roll_choices
 from engine import Event, Game
 from render import text
 from sessions import NotAllowed, SessionError, StaleAction
@@ -37,12 +45,45 @@ from sessions import NotAllowed, SessionError, StaleAction
 if TYPE_CHECKING:
     from bot import DragonTavern
     from engine.farkle import FarkleGame
+    from sessions import Outcome
     from storage import GameRecord
 
 TOGGLE = "tog"
 KEEP_HINT = "keep"  # the disabled Keep button (no legal selection yet)
+TWO_STEPS = "then"  # a one-click choice of two actions: dt:<id>:x:then:<version>:<first>|<second>
+QUICK = "-"  # the toggle "mask" that shows the one-click choices again
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 KEEP_ROW = 1  # dice fill row 0 (and the 6th die row 1); the Keep button sits on row 1
+
+
+# -- one-click choices -----------------------------------------------------------------------
+def _choice_button(rec: GameRecord, choice: Choice, version: int) -> discord.ui.Button | None:
+    """A choice as a version-checked button (None if its custom_id would be too long)."""
+    args: tuple[object, ...]
+    if len(choice.actions) == 1:
+        verb, args = "a", (version, choice.actions[0])
+    else:
+        verb, args = "x", (TWO_STEPS, f"{version}:{'|'.join(choice.actions)}")
+    if not routing.fits(rec.id, verb, *args):
+        return None
+    banks = choice.actions[-1] == "stop"  # green: the safe choice that ends the roll
+    return discord.ui.Button(
+        label=choice.label, style=discord.ButtonStyle.success if banks else discord.ButtonStyle.primary,
+        custom_id=routing.make(rec.id, verb, *args), row=0,
+    )
+
+
+def quick_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int) -> list[discord.ui.Item]:
+    """The one-click choices of the roll (or the Rally) on row 0, then "Pick dice…" for any
+    other keep, or a keep alone (then Roll / Stop, or a Magic Item first)."""
+    choices = roll_choices(game, seat) or rally_choices(game, seat)
+    items: list[discord.ui.Item] = [b for c in choices if (b := _choice_button(rec, c, version)) is not None]
+    if _keeps(game, seat):
+        items.append(discord.ui.Button(
+            label="Pick dice…", style=discord.ButtonStyle.secondary, row=0,
+            custom_id=routing.make(rec.id, "x", TOGGLE, f"{version}:0"),
+        ))
+    return items
 
 
 # -- dice toggles ----------------------------------------------------------------------------
@@ -67,8 +108,12 @@ def _roll_of(game: FarkleGame) -> list[int] | None:
     return list(view["roll"])
 
 
-def board_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int, mask: int = 0) -> list[discord.ui.Item]:
-    """Dice toggles and the Keep button while ``seat`` chooses dice to set aside."""
+def board_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int, mask: int | None = None
+               ) -> list[discord.ui.Item]:
+    """``seat``'s one-click choices (``mask`` None), or the dice toggles with the Keep button
+    for the dice ``mask`` selects."""
+    if mask is None:
+        return quick_rows(rec, game, seat, version)
     roll = _roll_of(game)
     keeps = _keeps(game, seat) if roll else {}
     if not roll or not keeps:
@@ -100,25 +145,34 @@ def board_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int, mask:
             label=label, style=discord.ButtonStyle.secondary, disabled=True,
             custom_id=routing.make(rec.id, "x", KEEP_HINT, f"{version}:{mask}"), row=KEEP_ROW,
         ))
+    items.append(discord.ui.Button(  # to the one-click choices (a roll with a keep always has some)
+        label="◀ Back", style=discord.ButtonStyle.secondary, row=KEEP_ROW,
+        custom_id=routing.make(rec.id, "x", TOGGLE, f"{version}:{QUICK}"),
+    ))
     return items
 
 
 def _is_own_item(custom_id: str, game_id: int) -> bool:
-    """Whether a board component was made by board_rows (toggles and the Keep button)."""
+    """Whether a board component was made by board_rows (choices, toggles, Keep buttons)."""
     if custom_id.startswith(f"{routing.PREFIX}:{game_id}:x:"):
         return True
     route = routing.parse(custom_id)
-    return route is not None and route.verb == "a" and route.arg(1).startswith("keep:")
+    return route is not None and route.verb == "a" and route.arg(1).startswith(("keep:", "rally:"))
 
 
 def _with_rows(message: discord.Message, rows: list[discord.ui.Item], game_id: int) -> Layout:
-    """The board's components with our toggle rows replaced (the menu and the rest stay)."""
+    """The board's components with our rows replaced; the menu and the rest follow them, in
+    their order, on the next rows (ours may now take one row more or less)."""
     layout = Layout()
     for item in rows:
         layout.add_item(item)
-    for item in discord.ui.View.from_message(message, timeout=None).children:
-        if not _is_own_item(str(getattr(item, "custom_id", "") or ""), game_id):
-            layout.add_item(item)
+    first_free = 1 + max((item.row or 0 for item in rows), default=-1)
+    others = [item for item in discord.ui.View.from_message(message, timeout=None).children
+              if not _is_own_item(str(getattr(item, "custom_id", "") or ""), game_id)]
+    old_rows = sorted({item.row or 0 for item in others})
+    for item in others:
+        item.row = min(4, first_free + old_rows.index(item.row or 0))
+        layout.add_item(item)
     return layout
 
 
@@ -132,9 +186,11 @@ async def on_toggle_die(bot: DragonTavern, interaction: discord.Interaction, rou
         raise SessionError("This game is not running.")
     if seat.seat not in game.to_act():
         raise SessionError("It is not your turn.")
-    if not version_text.isdecimal() or int(version_text) != rec.version or not mask_text.isdecimal():
+    if not version_text.isdecimal() or int(version_text) != rec.version or not (
+            mask_text.isdecimal() or mask_text == QUICK):
         raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
-    rows = board_rows(rec, cast("FarkleGame", game), seat.seat, rec.version, int(mask_text))
+    mask = None if mask_text == QUICK else int(mask_text)
+    rows = board_rows(rec, cast("FarkleGame", game), seat.seat, rec.version, mask)
     if not rows or interaction.message is None:
         raise StaleAction("There are no dice to pick right now.")
     await interaction.response.edit_message(view=text.fit_view(_with_rows(interaction.message, rows, rec.id)))
@@ -148,6 +204,37 @@ async def on_toggle_die(bot: DragonTavern, interaction: discord.Interaction, rou
 async def on_explain_keep(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     # The button is disabled; a client that still sends the click gets the rule.
     raise SessionError("Pick dice that score (1s, 5s, three of a kind…) before keeping them.")
+
+
+def _second_step_due(outcome: Outcome, user_id: int, action: str) -> bool:
+    """Whether the second action of a choice still belongs to the clicking player now."""
+    game, seat = outcome.game, outcome.record.seat_of_user(user_id)
+    return (game is not None and seat is not None and not game.is_over and seat.seat in game.to_act()
+            and action in game.legal_actions(seat.seat))
+
+
+async def on_play_two_steps(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+    """A one-click choice: the first action on the board's version, then the second one if it
+    is still this player's legal move (else the board simply shows what the first led to)."""
+    version_text, _, steps = route.arg(1).partition(":")
+    first, _, second = steps.partition("|")
+    if not version_text.isdecimal() or not first or not second:
+        raise StaleAction("That button is out of date. Use the latest board.")
+    await interaction.response.defer()
+    actor = actor_of(interaction)
+    outcome = await bot.service.apply(route.game_id, actor, first, expected_version=int(version_text))
+    if not outcome.changed:  # a second click on the same button: the first one did it all
+        if outcome.notice:
+            await errors.reply_privately(interaction, outcome.notice)
+        return
+    last = outcome
+    try:
+        if _second_step_due(outcome, interaction.user.id, second):
+            last = await bot.service.apply(route.game_id, actor, second, expected_version=outcome.record.version)
+    except StaleAction:
+        pass  # another click of this player's came first: the first step stands
+    finally:
+        await flow_of(bot).after_change(last)  # announces both steps' saved changes
 
 
 # -- the private prompt: Magic Items with Use buttons -----------------------------------------
@@ -226,16 +313,10 @@ def menu_path(game: FarkleGame, seat: str, action: str) -> list[str]:
     """Where a public action sits in the board menu (labels may name players as {p2})."""
     head, _, arg = action.partition(":")
     label = game.describe_action(seat, action)
-    legal = game.legal_actions(seat)
-    if head == "keep":
-        # The dice toggles are the main way; the list helps on small screens.
-        if sum(a.startswith("keep:") for a in legal) == 1:
-            return [label]
-        return ["Keep from a list…", label]
+    if head == "keep" or (head == "accept" and game.view(None)["action"] == "battle"):
+        return []  # the board rows offer it: one-click choices (and "Pick dice…" for keeps)
     if head == "brawl":
-        if sum(a.startswith("brawl:") for a in legal) == 1:
-            return [label]
-        return ["Brawl…", label.removeprefix("Brawl ")]
+        return [label]  # one button per target (at most four): no select to open
     if head == "companion" and arg.isdigit():  # Tinkerer: one entry per die value
         companion = label.split(":", 1)[0]
         return [f"{companion}: reroll a die…", f"Reroll a {arg}"]
@@ -258,7 +339,7 @@ def announce(rec: GameRecord, game: FarkleGame, events: list[Event]) -> str | No
     # must not be read as this Brawl's, whose attack score may not exist yet.
     if any(e.kind == "attack_done" for e in events) and view.get("attack_score") is not None:
         return (f"🛡️ {mention}, you defend against {{{attacker}}}'s Brawl attack score of "
-                f"{view['attack_score']:,}: your dice and Roll / Stop buttons are on the board.")
+                f"{view['attack_score']:,}: your roll and its buttons are on the board.")
     if view["phase"] == "react" and any(e.kind == "action" and e.data.get("action") == "brawl" for e in events):
         return (f"🛡️ {mention}, {{{attacker}}} brawls with you! Answer on the board "
                 "(your Magic Items are in your private prompt).")
@@ -289,7 +370,8 @@ def ask(game: FarkleGame, seat: str) -> str:
 
 class FarkleUI(GameUI):
     menu = True
-    handlers = MappingProxyType({TOGGLE: on_toggle_die, KEEP_HINT: on_explain_keep, USE: on_use_item})
+    handlers = MappingProxyType({TOGGLE: on_toggle_die, KEEP_HINT: on_explain_keep, TWO_STEPS: on_play_two_steps,
+                                 USE: on_use_item})
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
         return menu_path(cast("FarkleGame", game), seat, action)

@@ -183,7 +183,7 @@ def _describe_roll(g: TurnFlow, player: str, arg: str) -> str:
     s = g.s
     n = s["pool"] or s["full"]
     hot = " (hot dice)" if s["pool"] == 0 else ""
-    return f"Roll {n} dice{hot}"
+    return f"Roll {n} {'die' if n == 1 else 'dice'}{hot}"
 
 
 def _describe_stop(g: TurnFlow, player: str, arg: str) -> str:

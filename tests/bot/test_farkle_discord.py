@@ -1,8 +1,8 @@
 """Dragon Farkle through the real discord.py client against simcord's in-memory Discord.
 
 Two humans (alice by DM, bob with closed DMs) and an easy AI play a whole game through the
-board: dice toggles and the Keep button, the Brawl target select, the defender's ping and
-buttons, Roll / Stop / Rally buttons, the Final Battle, and the private prompts (DM select or
+board: "Pick dice…", the dice toggles and the Keep button, a Brawl button per target, the
+defender's ping and buttons, Roll / Stop / Rally buttons, the Final Battle, and the private prompts (DM select or
 the ephemeral "Show my hand" button) for item discards and claims.
 
 To keep the game to a few seconds the Final Battle threshold is lowered (monkeypatched: the
@@ -122,7 +122,9 @@ class Table:
         self.private_choices.add(seat)
 
     async def keep_with_toggles(self, member, game, seat: str) -> None:
-        """Toggle the dice of the best scoring selection, check the Keep label, confirm."""
+        """Open the dice toggles ("Pick dice…"), toggle the dice of the best scoring selection,
+        check the Keep label, confirm."""
+        await self.click(member, "Pick dice…")
         view = game.view(None)
         roll = view["roll"]
         keeps = [a for a in game.legal_actions(seat) if a.startswith("keep:")]
@@ -164,13 +166,9 @@ class Table:
                 await self.click(member, "Final Battle")
             elif seat == "p1" and not self.brawled:
                 self.brawled = True
-                result = await self.click(member, "Brawl…", opens_menu=True)
-                target = next(o for o in options(result.response) if o["label"].startswith("bob"))
-                await member.select(result.response, [target["value"]])
+                await self.click(member, "Brawl bob")
             elif view["armies"]["p3"] >= BATTLE_AT - 300:  # keep the AI from the dragon
-                result = await self.click(member, "Brawl…", opens_menu=True)
-                target = next(o for o in options(result.response) if o["label"].startswith("AI"))
-                await member.select(result.response, [target["value"]])
+                await self.click(member, "Brawl AI")
             else:
                 await self.click(member, "Recruit")
         elif phase == "react":
@@ -213,8 +211,8 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
     board = await table.board()
     text = texts_of(board)
     assert "Private prompts by DM: alice" in text and "DMs closed for bob" in text
-    # alice (first in lobby order) chooses: Recruit, Brawl… (two targets -> a private select), Final Battle not yet.
-    assert button_labels(board)[:2] == ["Brawl…", "Recruit soldiers"] and HAND in button_labels(board)
+    # alice (first in lobby order) chooses: a Brawl button per target, Recruit; Final Battle not yet.
+    assert button_labels(board) == ["Brawl bob (army 0)", "Brawl AI 1 (easy) (army 0)", "Recruit soldiers", HAND]
 
     # bob's hand is private: only the ephemeral "Show my hand" shows it, by name.
     rec, game = await table.load()
@@ -223,7 +221,7 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
     assert result.ephemeral and f"Your Magic Items: {bob_item}" in texts_of(result.response)
     assert "only you see this" in texts_of(result.response)
 
-    # alice brawls bob (Brawl… opens a private select of targets). bob holds his starting item,
+    # alice brawls bob (one click). bob holds his starting item,
     # so he may answer first: he is pinged, and the board's button is his.
     await table.step()
     rec, game = await table.load()
@@ -234,19 +232,30 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
     assert button_labels(await table.board()) == ["Let the Brawl begin", HAND]
     await table.step()
 
-    # alice's attack roll: the dice are toggles; nobody else may touch them.
+    # alice's attack roll: one-click choices ("Keep … & roll …", "Keep … & stop: attack score …")
+    # and "Pick dice…"; nobody else may touch them.
     rec, game = await table.load()
     assert game.to_act() == ["p1"] and game.view(None)["phase"] == "roll"
-    board = await table.board()
-    toggle = next(b for b in buttons(board) if ":x:tog:" in b["custom_id"] and not b.get("disabled"))
+    quick = await table.board()
+    labels = button_labels(quick)
+    if game.view(None)["event"] == "rally":  # the Rally asks its own question after the keep
+        assert labels[0].startswith("Keep ") and labels[0].endswith(", Rally)")
+    else:
+        assert labels[0].startswith("Keep ") and " & roll " in labels[0] and " & stop: attack score " in labels[1]
+    assert labels[-2:] == ["Pick dice…", HAND]
+    pick = button(quick, "Pick dice…")
     for member, refusal in ((dave, "You are not playing in this game."), (bob, "It is not your turn.")):
-        result = await member.click(board, custom_id=toggle["custom_id"])
-        assert private_replies(result) == [f"⚠️ {refusal}"]
-    assert buttons(await table.board()) == buttons(board)  # nothing changed
-    # Nothing toggled yet: Keep is disabled. A die that scores only with others (one die of
-    # a triple) cannot be kept alone either.
-    assert button(board, "Keep").get("disabled")
+        for control in (pick, button(quick, labels[0])):
+            result = await member.click(quick, custom_id=control["custom_id"])
+            assert private_replies(result) == [f"⚠️ {refusal}"]
+    assert buttons(await table.board()) == buttons(quick)  # nothing changed
+    # "Pick dice…" turns the choices into one toggle per die. Nothing toggled yet: Keep is
+    # disabled. A die that scores only with others (one die of a triple) cannot be kept alone either.
+    await alice.click(quick, custom_id=pick["custom_id"])
+    board = await table.board()
+    assert button(board, "Keep").get("disabled") and texts_of(board) == texts_of(quick)
     roll = game.view(None)["roll"]
+    assert button_labels(board)[: len(roll)] == [f"{'⚀⚁⚂⚃⚄⚅'[v - 1]} {v}" for v in roll]
     keeps = {a for a in game.legal_actions("p1") if a.startswith("keep:")}
     useful = {int(x) for a in keeps for x in a[5:].split(",")}
     partial = [i for i, v in enumerate(roll) if v in useful and f"keep:{v}" not in keeps]
@@ -263,12 +272,15 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
     table.bot = env.bot
     await alice.click(await table.board(), custom_id=f"dt:{gid}:x:tog:{rec.version}:0")
     assert button(await table.board(), "Keep").get("disabled") and ":tog:" in buttons(await table.board())[0]["custom_id"]
+    # "◀ Back" shows the one-click choices again, as they were.
+    await alice.click(await table.board(), label="◀ Back")
+    assert buttons(await table.board()) == buttons(quick)
     while game.view(None)["actor"] == "p1" and not game.is_over:
         await table.step()
         rec, game = await table.load()
 
     # The attack is over: bob defends (he holds an item, so even a Farkle waits for him). He is
-    # pinged, and the board's dice and Roll / Stop buttons are his.
+    # pinged, and the board's roll and its buttons are his.
     assert game.to_act() == ["p2"] and game.view(None)["action"] == "brawl"
     ping = last_ping(channel)
     assert ping.id != rec.board_message_id
@@ -365,25 +377,26 @@ def test_toggles_and_keep_button_follow_the_selection():
     game = setup([([1, 2, 2, 2, 3, 5], "blank")])
     game.play("p1", "recruit")
     rows = _board_rows(game, "p1", 4)
-    assert _labels(rows) == ["⚀ 1", "⚁ 2", "⚁ 2", "⚁ 2", "⚂ 3", "⚄ 5", "Keep: pick scoring dice"]
-    assert [b.disabled for b in rows] == [False, False, False, False, True, False, True]  # a lone 3 never scores
-    assert rows[0].custom_id == "dt:7:x:tog:4:1" and rows[5].row == 1
+    assert _labels(rows) == ["⚀ 1", "⚁ 2", "⚁ 2", "⚁ 2", "⚂ 3", "⚄ 5", "Keep: pick scoring dice", "◀ Back"]
+    # A lone 3 never scores; Back (to the one-click choices) is always there.
+    assert [b.disabled for b in rows] == [False, False, False, False, True, False, True, False]
+    assert rows[0].custom_id == "dt:7:x:tog:4:1" and rows[5].row == 1 and rows[-1].custom_id == "dt:7:x:tog:4:-"
     # One 2 of the triple alone does not score: Keep stays disabled and says why.
-    assert _board_rows(game, "p1", 4, mask=0b10)[-1].disabled
+    assert _board_rows(game, "p1", 4, mask=0b10)[-2].disabled
     # 1 + the triple of 2s: Keep shows the value and plays through the version-checked action button.
-    keep = _board_rows(game, "p1", 4, mask=0b1111)[-1]
+    keep = _board_rows(game, "p1", 4, mask=0b1111)[-2]
     assert keep.label == "Keep 1 2 2 2 (+300)" and not keep.disabled
     assert keep.custom_id == "dt:7:a:4:keep:1,2,2,2"
     assert _board_rows(game, "p2", 4) == []  # not p2's roll
 
 
-def test_menu_groups_brawl_targets_and_names_no_items():
+def test_menu_has_a_button_per_brawl_target_no_keeps_and_no_items():
     from cogs.ui.farkle import menu_path
     from tests.engine.farkle_support import setup
 
-    game = setup(players=("p1", "p2", "p3"), hands={"p1": ["lucky_charm"]})
-    assert menu_path(game, "p1", "brawl:p3") == ["Brawl…", "{p3} (army 0)"]
+    game = setup([([1, 5, 2, 3, 4, 6], "blank")], players=("p1", "p2", "p3"), hands={"p1": ["lucky_charm"]})
+    assert menu_path(game, "p1", "brawl:p3") == ["Brawl {p3} (army 0)"]  # no select to open
     assert menu_path(game, "p1", "recruit") == ["Recruit soldiers"]
-    two = setup()
-    assert menu_path(two, "p1", "brawl:p2") == ["Brawl {p2} (army 0)"]  # one target: one button
+    game.play("p1", "recruit")
+    assert menu_path(game, "p1", "keep:1,5") == []  # the board rows offer every keep
     assert game.is_private_action("p1", "use:lucky_charm")  # items never reach the board menu

@@ -88,3 +88,11 @@ def test_png_changes_with_the_dice_and_the_dragon() -> None:
     g.play("p1", "battle")
     after = render_png(g.view(None), NAMES)
     assert before != after
+
+
+def test_paused_battle_roll_asks_for_what_its_button_says() -> None:
+    # A held Magic Item pauses the Final Battle roll: the board's button is "Resolve the roll".
+    g = setup([([1, 2, 3, 3, 4, 6], "blank")], armies={"p1": 6000}, hands={"p1": ["lucky_charm"]})
+    g.play("p1", "battle")
+    assert g.view(None)["phase"] == "roll" and g.describe_action("p1", "accept") == "Resolve the roll"
+    assert "Waiting for Alice: resolve the roll" in render_text(g.view(None), NAMES)

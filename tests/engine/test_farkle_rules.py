@@ -23,10 +23,19 @@ def test_recruit_keep_stop_banks_the_turn_total() -> None:
     assert g.describe_action("p1", "roll") == "Roll 3 dice"
     g.play("p1", "roll")
     assert g.view(None)["roll"] == [2, 5, 6]
+    assert g.describe_action("p1", "keep:5") == "Keep 5 (+50)"
     g.play("p1", "keep:5")
+    assert g.describe_action("p1", "roll") == "Roll 2 dice"
     g.play("p1", "stop")
     assert g.s["armies"]["p1"] == 1050
     assert g.to_act() == ["p2"]
+
+
+def test_roll_label_says_die_for_one_die() -> None:
+    g = setup([([1, 1, 1, 3, 5, 5], "blank")])
+    g.play("p1", "recruit")
+    g.play("p1", "keep:1,1,1,5,5")
+    assert g.describe_action("p1", "roll") == "Roll 1 die"
 
 
 def test_legal_actions_list_only_scoring_selections_sorted() -> None:
