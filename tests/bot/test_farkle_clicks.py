@@ -29,7 +29,7 @@ from engine.farkle.cards import default_cards
 from engine.farkle.scoring import score
 from render import text
 from render.text import fill_names
-from tests.bot.helpers import button_labels, private_replies, texts_of
+from tests.bot.helpers import button_labels, last_board, private_replies, texts_of
 from tests.engine.farkle_support import setup
 
 BATTLE_AT = 1500  # instead of 5,000 soldiers: whole games stay short
@@ -329,13 +329,13 @@ async def _play_whole_game(world, seats: list[str], ai: bool) -> tuple[Player, A
     env, bot, channel, m = world
     host = m[seats[0]]
     await host.slash(channel, "game new", game="farkle", options="first_player=lobby max_rounds=15")
-    lobby = channel.last_message
+    lobby = last_board(channel)
     gid = int(_buttons(lobby)[0]["custom_id"].split(":")[1])
     for name in seats[1:]:
         await m[name].click(lobby, label="Join")
     if ai:
-        await host.select(channel.last_message, ["easy"], custom_id=f"dt:{gid}:ai")
-    await host.click(channel.last_message, label="Start")
+        await host.select(last_board(channel), ["easy"], custom_id=f"dt:{gid}:ai")
+    await host.click(last_board(channel), label="Start")
     player = Player(bot, channel, {name: m[name] for name in seats}, gid)
     for _ in range(3000):
         rec, game = await bot.service.load(gid)
@@ -397,8 +397,8 @@ async def test_combined_button_stops_after_the_first_step_when_the_second_is_not
     env, bot, channel, m = world
     alice = m["alice"]
     await alice.slash(channel, "game new", game="farkle", options="first_player=lobby")
-    await alice.select(channel.last_message, ["easy"], custom_id="dt:1:ai")
-    await alice.click(channel.last_message, label="Start")
+    await alice.select(last_board(channel), ["easy"], custom_id="dt:1:ai")
+    await alice.click(last_board(channel), label="Start")
     rec, game = await bot.service.load(1)
     # Find a roll of alice's on a Rally face (her keep then asks "double or an item?").
     for _ in range(200):
