@@ -151,7 +151,9 @@ async def test_unknown_games_and_sections_get_a_private_answer(world):
 
 
 async def _forge(actor, message, custom_id: str, values: list[str] | None = None):
-    stored = actor._env.backend.get_message(int(message.channel_id), message.id)
+    """Click ``custom_id`` on ``message`` (a payload a modified client can send)."""
+    channel_id = message.channel.id if isinstance(message, discord.Message) else message.channel_id
+    stored = actor._env.backend.get_message(int(channel_id), message.id)
     data: dict = {"custom_id": custom_id, "component_type": 2 if values is None else 3}
     if values is not None:
         data["values"] = values
@@ -250,3 +252,65 @@ async def test_help_explains_playing_on_discord_privately(world):
     result = await alice.slash(channel, "game help")
     shown = texts_of(result.response)
     assert result.ephemeral and "/game new" in shown and "/game rules" in shown and "/game card" in shown
+
+
+# -- The Dragon & Flagon: full card texts from the planning prompt, and who a ping names -----
+
+
+async def test_flagon_planning_prompt_opens_the_full_card_texts_privately(simcord_env):
+    from engine.flagon.cards import deck_of, dragon_of, load_cards
+    from tests.bot.test_flagon_discord import drive, open_game
+
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("tavern")
+    m = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol")}
+    gid = await open_game(simcord_env, channel, m)
+    await drive(simcord_env, channel, m, gid, until=lambda g: g.s["phase"] == "plan")
+    prompt = m["alice"].user.dm_channel.last_message
+    rec, game = await simcord_env.bot.service.load(gid)
+    mine = sorted(game.chars_of("p1"))
+    # The selects cut long texts at 100 characters; the button shows every card in full.
+    cards = load_cards()
+    deck = [cards[k] for cid in mine for k in (*deck_of(cid), dragon_of(cid))]
+    longest = max(deck, key=lambda c: len(c.text))
+    assert len(longest.text) > text.OPTION_LABEL
+    result = await m["alice"].user.click(prompt, label="📖 Card texts")
+    assert result.ephemeral
+    shown = texts_of(result.response)
+    assert longest.text in shown and all(f"**{cards[dragon_of(cid)].name}**" in shown for cid in mine)
+    within_discord_limits(embed_of(result.response))
+    # The list is the whole decks, so it cannot tell what is planned; nothing reaches the channel.
+    assert "slot" not in shown.lower() and "Card texts" not in public_channel_text(channel)
+    # Someone not in the game gets a private refusal (a forged click on the board).
+    board = next(
+        msg for msg in reversed(channel.history()) if msg.embeds and "game #" in (msg.embeds[0].title or "")
+    )
+    result = await _forge(m["carol"], board, f"dt:{gid}:x:texts")
+    assert private_replies(result) == ["⚠️ You are not playing in this game."]
+
+
+def test_a_flagon_ping_names_the_pinged_players_own_character():
+    """A Daze or a wall slide asks the owner of the character it hits, during another
+    player's card: the ping must name that character, not the one whose card it is."""
+    from types import SimpleNamespace
+
+    from cogs.ui import flagon as ui
+    from engine import Event
+    from engine.flagon.cards import CHARACTER_NAMES
+    from tests.bot.test_flagon_ui import until
+
+    g = until(
+        lambda g: (
+            bool(g.s["pending"]) and g.s["chars"][g.s["pending"]["char"]]["owner"] != g.s["pending"]["player"]
+        )
+    )
+    pending = g.view(None)["pending"]
+    seats = [
+        SimpleNamespace(seat=p, display_name=n, is_ai=False, user_id=i)
+        for i, (p, n) in enumerate((("p1", "alice"), ("p2", "bob")), 1)
+    ]
+    ping = ui.announce(SimpleNamespace(id=1, seats=seats), g, [Event("reveal", "x reveals y.")])
+    assert ping is not None
+    about, acting = CHARACTER_NAMES[pending["char"]], CHARACTER_NAMES[pending["acting"]]
+    assert g.s["chars"][pending["char"]]["owner"] == pending["player"]  # the one who must answer
+    assert ping.startswith(f"{{@{pending['player']}}} {about} (hit by {acting}'s card): your choice")
