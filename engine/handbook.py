@@ -74,7 +74,10 @@ def _farkle_cards() -> list[CardEntry]:
     out = []
     for card in cards.companions + cards.items:
         kind = "Companion" if card.kind == "companion" else "Magic Item"
-        details = [f"Copies in the deck: {card.copies}"]
+        details = [
+            f"Copies in the deck: {card.copies}",
+            "This is the bundled card set; a server may play with its own (/config farkle_cards).",
+        ]
         if card.source == "house":
             status = "House design: the official card texts are not public, so this is our own card" + (
                 " (the name Sack of Holding is real)." if card.name == "Sack of Holding" else "."

@@ -39,6 +39,25 @@ def _shown_default(value: Any) -> str:
     return str(value)
 
 
+# Option help is written for developers too ("inferred", "proposal", "spec"): told to players,
+# those say where a rule comes from in plain words.
+_PLAYER_WORDS = (
+    ("Spec: unknown.", "The rulebook does not say."),
+    ("(unknown; proposal ", "(the rulebook does not say; our reading: "),
+    ("(unknown)", "(the rulebook does not say)"),
+    ("(inferred: ", "(our reading: "),
+    ("(proposal: ", "(our reading: "),
+    ("(inferred)", "(our reading)"),
+    ("(proposal)", "(our reading)"),
+)
+
+
+def player_words(help_text: str) -> str:
+    for developer, player in _PLAYER_WORDS:
+        help_text = help_text.replace(developer, player)
+    return help_text
+
+
 def option_line(option: Any) -> str:
     """One lobby option for players: name, meaning, allowed values, default."""
     if isinstance(option.default, bool):
@@ -50,9 +69,20 @@ def option_line(option: Any) -> str:
     else:
         allowed = "a value"
     return (
-        f"• `{option.name}`: {option.help.rstrip('.')}. Values: {allowed}. "
+        f"• `{option.name}`: {player_words(option.help).rstrip('.')}. Values: {allowed}. "
         f"Default: `{_shown_default(option.default)}`."
     )
+
+
+def _example(options: Any) -> str:
+    """``name=value`` changing an option from its default (a flag or a choice, if there is one)."""
+    for option in options:
+        if isinstance(option.default, bool):
+            return f"{option.name}={_shown_default(not option.default)}"
+        other = [c for c in option.choices or () if c != option.default]
+        if other:
+            return f"{option.name}={_shown_default(other[0])}"
+    return f"{options[0].name}={_shown_default(options[0].default)}"
 
 
 def table_section(game: str) -> Section:
@@ -60,14 +90,14 @@ def table_section(game: str) -> Section:
     cls = info.game_class
     paragraphs = [
         f"**Players:** {player_count(cls.MIN_PLAYERS, cls.MAX_PLAYERS)}.",
-        f"**AI opponents:** {', '.join(info.ai_levels)}. An AI takes a seat only when someone in the lobby "
-        "adds it with the lobby's AI select before Start; empty chairs are never filled by themselves.",
+        f"**AI opponents:** {', '.join(info.ai_levels)}. An AI joins only when someone adds it with the lobby's "
+        "AI select before Start (the server may switch AI seats off); empty chairs are never filled by "
+        "themselves. An AI may also take over the seat of a player who leaves or keeps timing out.",
     ]
     if cls.OPTIONS:
-        example = cls.OPTIONS[0]
         paragraphs.append(
             "**Lobby options.** Give them when you open the lobby, for example "
-            f"`/game new game:{game} options:{example.name}={_shown_default(example.default)}`. "
+            f"`/game new game:{game} options:{_example(cls.OPTIONS)}`. "
             "Anything you leave out keeps its default."
         )
         paragraphs += [option_line(o) for o in cls.OPTIONS]

@@ -5,6 +5,7 @@ the card command for a card of each game, autocomplete, and hostile input."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 import pytest
@@ -13,7 +14,7 @@ from simcord.actors import _component_interaction  # send a payload the message 
 from cogs.rules import BROKEN
 from engine import registry
 from render import text
-from render.handbook import PAGE_LIMIT, game_pages, game_sections, player_count
+from render.handbook import PAGE_LIMIT, game_pages, game_sections, option_line, player_count
 from sessions import unknown_game
 from tests.bot.helpers import private_replies, public_channel_text, texts_of
 
@@ -77,8 +78,9 @@ async def test_the_rules_page_through_to_the_end_whole_and_within_limits(world, 
     assert len(seen) == len(game_pages(game)) and all(len(p) <= PAGE_LIMIT for p in seen)
     whole = "\n".join(seen)
     cls = registry.get(game).game_class
-    for option in cls.OPTIONS:  # every lobby option is named, with its default
-        assert f"`{option.name}`" in whole
+    for option in cls.OPTIONS:  # every lobby option is named, with its meaning and default
+        assert option_line(option) in whole and "Default: `" in option_line(option)
+    assert "Spec:" not in whole and "(proposal" not in whole and "(inferred" not in whole  # player language
     assert player_count(cls.MIN_PLAYERS, cls.MAX_PLAYERS) + "." in whole
     assert all(level in whole for level in registry.get(game).ai_levels)
     assert public_channel_text(channel) == ""  # all of it private
@@ -136,6 +138,15 @@ async def test_farkle_rules_say_the_keep_is_a_house_reading_and_name_the_documen
     assert "**Many numbers are reconstructions**" in flagon and "reconstruction" in flagon
     nine = "\n".join(p.text for p in game_pages("ninesons"))
     assert "**Points are a reconstruction.**" in nine
+
+
+async def test_a_plug_in_game_without_a_rules_file_shows_its_summary_and_options(world):
+    env, channel, alice = world
+    result = await alice.slash(channel, "game rules", game="tally")
+    assert "Add 1 or 2 on your turn" in embed_of(result.response)["description"]
+    result = await alice.click(result.response, label="▶")
+    page = embed_of(result.response)["description"]
+    assert "`target`" in page and "Default: `" in page
 
 
 async def test_unknown_games_and_sections_get_a_private_answer(world):
@@ -309,7 +320,8 @@ def test_a_flagon_ping_names_the_pinged_players_own_character():
         SimpleNamespace(seat=p, display_name=n, is_ai=False, user_id=i)
         for i, (p, n) in enumerate((("p1", "alice"), ("p2", "bob")), 1)
     ]
-    ping = ui.announce(SimpleNamespace(id=1, seats=seats), g, [Event("reveal", "x reveals y.")])
+    rec: Any = SimpleNamespace(id=1, seats=seats)  # the little of a GameRecord that announce reads
+    ping = ui.announce(rec, g, [Event("reveal", "x reveals y.")])
     assert ping is not None
     about, acting = CHARACTER_NAMES[pending["char"]], CHARACTER_NAMES[pending["acting"]]
     assert g.s["chars"][pending["char"]]["owner"] == pending["player"]  # the one who must answer
