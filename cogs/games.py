@@ -1,4 +1,5 @@
-"""Slash commands for playing: /game new|status|list|resign|cancel|rules|stats and /play."""
+"""Slash commands for playing: /game new|status|list|resign|cancel|stats and /play (/game rules,
+card and help: cogs.rules)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from cogs.flow import actor_of, flow_of
 from cogs.presenter import fill_names
 from engine import registry
 from render import text
-from sessions import SessionError, unknown_game
+from sessions import SessionError
 from sessions.access import NOTIFY_CHOICES
 from storage import GameNotFound, GameRecord
 
@@ -92,25 +93,6 @@ class Games(commands.Cog):
         outcome = await self.bot.service.cancel(rec.id, actor_of(interaction))
         await flow_of(self.bot).after_change(outcome)
         await interaction.followup.send(f"Game #{rec.id} was cancelled.", ephemeral=True)
-
-    @game.command(name="rules", description="A short summary of a game's rules and options")
-    @app_commands.describe(game="Which game")
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        try:
-            info = registry.get(game)
-        except KeyError:
-            raise SessionError(unknown_game(game)) from None
-        embed = discord.Embed(title=f"{info.emoji} {info.title}", description=info.rules_summary,
-                              colour=discord.Colour.gold())
-        cls = info.game_class
-        embed.add_field(name="Players", value=f"{cls.MIN_PLAYERS}–{cls.MAX_PLAYERS}")
-        if cls.OPTIONS:
-            embed.add_field(name="Options (for /game new)", value="\n".join(
-                f"`{o.name}` (default `{o.default}`): {o.help}" for o in cls.OPTIONS), inline=False)
-        embed.add_field(name="AI levels", value=", ".join(info.ai_levels))
-        await interaction.response.send_message(embed=text.fit_embed(embed), ephemeral=True)
-
-    rules.autocomplete("game")(_new_game_autocomplete)
 
     @game.command(name="notify", description="How you are told it is your turn: channel ping, DM, or off")
     @app_commands.describe(where="channel: a message in the game's channel that mentions you (default); "

@@ -27,7 +27,7 @@ from cogs.flow import actor_of, flow_of
 from cogs.ui import GameUI, register
 from engine import Event, Game
 from engine.flagon import new_game
-from engine.flagon.cards import CHARACTER_NAMES, load_cards
+from engine.flagon.cards import CHARACTER_NAMES, deck_of, dragon_of, load_cards
 from engine.flagon.game import SLOT_NAMES, VERB_LABELS, FlagonGame
 from render import flagon as flagon_render
 from render import text
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 # A question with more options than this is grouped by board column (11 columns at most).
 MAX_FLAT = 15
+MAX_ROWS = 5  # component rows in one message
 PLANNING_EVENTS = frozenset({"plan", "planned"})
 _SHORT_VERB = {"to": "Go to", "target": "Target", "dir": "Direction", "face": "Face", "slide": "Slide to",
                "time": "Riposte time", "item": "Take", "barrel": "Barrel on", "from": "Cast from",
@@ -185,6 +186,10 @@ def private_message(rec: GameRecord, game: Game, seat: str, own_events: list[Eve
     layout = Layout()
     for item in rows:
         layout.add_item(item)
+    if view.get("me", {}).get("characters") and len(rows) < MAX_ROWS:
+        # The selects cut card texts at 100 characters: the full texts are one click away.
+        layout.add_item(discord.ui.Button(label="📖 Card texts", style=discord.ButtonStyle.secondary,
+                                          row=len(rows), custom_id=routing.make(rec.id, "x", "texts")))
     if rows:
         footer = "Each choice is final and stays secret until the card is revealed."
         if view.get("late_night"):
@@ -238,6 +243,42 @@ async def on_plan_card(bot: DragonTavern, interaction: discord.Interaction, rout
     await flow_of(bot).after_change(outcome)
 
 
+def card_texts(chars: list[str]) -> str:
+    """The full text of every card of these characters: each one's own special cards and
+    Dragon card, then the common cards they share. The whole decks, whatever is planned, so
+    the list reveals nothing (not even, in Late Night, which cards are placed)."""
+    cards = load_cards()
+    lines: list[str] = []
+    for cid in chars:
+        own = [cards[k] for k in deck_of(cid) if cards[k].owner == cid] + [cards[dragon_of(cid)]]
+        lines.append(f"**{_cname(cid)}**")
+        lines += [f"• **{c.name}**{' (Dragon card, with the Flagon)' if c.is_dragon else ''} — time "
+                  f"{_time_text(c['time'])}: {c.text}" for c in own]
+    lines.append("**Common cards (every character)**")
+    commons = [c for c in cards.values() if c.owner == "common"]
+    lines += [f"• **{c.name}** — time {_time_text(c['time'])}: {c.text}" for c in commons]
+    return "\n".join(lines)
+
+
+def _time_text(time: Any) -> str:
+    return " or ".join(map(str, time)) if isinstance(time, list) else str(time)
+
+
+async def on_show_card_texts(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+    """📖 Card texts on the private prompt: the full texts of the clicking player's cards, privately."""
+    rec, game = await bot.service.load(route.game_id)
+    seat = rec.seat_of_user(interaction.user.id)
+    if seat is None or game is None:
+        raise SessionError("You are not playing in this game.")
+    chars = sorted(game.view(seat.seat).get("me", {}).get("characters", {}))
+    if not chars:
+        raise SessionError("You have no character yet: choose one first.")
+    embed = discord.Embed(title=f"📖 Your cards — game #{rec.id}", description=card_texts(chars),
+                          colour=discord.Colour.blurple())
+    embed.set_footer(text="Values marked as reconstructions: /game card <name>.")
+    await interaction.response.send_message(**text.fit_message({"embed": embed}), ephemeral=True)
+
+
 # -- the lobby ------------------------------------------------------------------------------------
 
 
@@ -280,14 +321,17 @@ def announce(rec: GameRecord, game: Game, events: list[Event]) -> str | None:
         return None
     if pending["verb"] != "slide" and not any(e.kind == "reveal" for e in events):
         return None
-    acting = _cname(pending["acting"])
+    # The question is about pending["char"], the pinged player's own character; the card being
+    # performed may be another player's ("acting"), e.g. a knockback into a wall or a Daze.
+    about = _cname(pending["char"])
+    by = "" if pending["acting"] == pending["char"] else f" (hit by {_cname(pending['acting'])}'s card)"
     if pending["verb"] in ("daze", "vision"):
         where = "your DM" if seat.private_route == "dm" else "the board's 🔒 Show my hand / plan button"
     else:
         where = "the board's buttons"
-    label = {"slide": f"{_cname(pending['char'])} slides along the wall"}.get(
+    label = {"slide": "which way to slide along the wall"}.get(
         pending["verb"], VERB_LABELS.get(pending["verb"], pending["verb"]))
-    return f"{{@{seat.seat}}} {acting}: your choice — {label}. Answer with {where}."
+    return f"{{@{seat.seat}}} {about}{by}: your choice — {label}. Answer with {where}."
 
 
 # -- the board's "Recent" lines ------------------------------------------------------------------
@@ -423,7 +467,7 @@ def progress_line(game: Game, events: list[Event]) -> str | None:
 
 class FlagonUI(GameUI):
     menu = True
-    handlers = MappingProxyType({"plan": on_plan_card, "log": on_send_action_log})
+    handlers = MappingProxyType({"plan": on_plan_card, "log": on_send_action_log, "texts": on_show_card_texts})
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
         return menu_path(game, seat, action)
