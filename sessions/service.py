@@ -255,7 +255,9 @@ class GameService(StoreAccess):
             if actor.user_id != rec.host_user_id and not actor.is_admin:
                 raise NotAllowed("Only the host or someone with Manage Server can cancel this game.")
             event = Event("cancel", "The game was cancelled by {actor}.", data={"names": {"actor": actor.name}})
-            await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True,
+            # A started game keeps why it ended, for its final board (the placeholders like events').
+            result = _unfinished("Cancelled by {actor}.", {"actor": actor.name}) if rec.status == "active" else None
+            await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True, result=result,
                                     announce=_dicts([event]))
             log.info("game %s cancelled by the host or an admin (it was %s)", rec.id, rec.status)
             rec = await self.db.load_game(rec.id)
@@ -342,7 +344,8 @@ class GameService(StoreAccess):
                 if strikes >= settings["afk_strikes"] and settings["afk_action"] == "abandon":
                     text = f"{{{seat.seat}}} timed out {strikes} times in a row: the game is abandoned."
                     abandoned = Event("abandon", text)
-                    await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True,
+                    why = _unfinished(f"Abandoned: {{{seat.seat}}} timed out {strikes} times in a row.")
+                    await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True, result=why,
                                             announce=_dicts([abandoned]))
                     log.info("game %s abandoned: seat %s timed out %d times in a row", rec.id, seat.seat, strikes)
                     rec = await self.db.load_game(rec.id)
@@ -572,6 +575,12 @@ def event_names(rec: GameRecord, events: list[Event]) -> dict[str, str]:
     for event in events:
         names.update(event.data.get("names", {}))
     return names
+
+
+def _unfinished(reason: str, names: dict[str, str] | None = None) -> dict[str, Any]:
+    """The saved result of a game that stopped before its end (cancelled, abandoned): nobody
+    is ranked; ``reason`` names players as {p1} placeholders, others through ``names``."""
+    return {"scores": {}, "ranking": [], "reason": reason, "names": names or {}}
 
 
 def _dicts(events: list[Event]) -> list[dict[str, Any]]:
