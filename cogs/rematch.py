@@ -55,8 +55,10 @@ async def _refusal(bot: DragonTavern, old: GameRecord, user_id: int) -> str | No
     if busy is not None:
         title = _title(busy.kind)
         if busy.status == "lobby":
-            return (f"This channel already has an open lobby (#{busy.id}, {title}): press **Join** on it, "
-                    "or wait until it closes.")
+            return (
+                f"This channel already has an open lobby (#{busy.id}, {title}): press **Join** on it, "
+                "or wait until it closes."
+            )
         return f"This channel already has a game running (#{busy.id}, {title}). Finish or cancel it first."
     return None
 
@@ -93,15 +95,23 @@ async def on_open_rematch_lobby(router: Any, interaction: discord.Interaction, r
         mentions = ", ".join(f"<@{user_id}>" for user_id in invited)
         # Only the invited players are pinged (the bot's default pings nobody).
         await bot.get_partial_messageable(old.channel_id).send(
-            text.fit(f"🔁 {mentions}: {text.shown_name(host.name)} asks for a rematch of {_title(old.kind)} "
-                     f"(game #{old.id}). Press **Join** on lobby #{rec.id} above."),
+            text.fit(
+                f"🔁 {mentions}: {text.shown_name(host.name)} asks for a rematch of {_title(old.kind)} "
+                f"(game #{old.id}). Press **Join** on lobby #{rec.id} above."
+            ),
             allowed_mentions=discord.AllowedMentions(
-                everyone=False, roles=False, replied_user=False,
-                users=[discord.Object(user_id) for user_id in invited]))
+                everyone=False,
+                roles=False,
+                replied_user=False,
+                users=[discord.Object(user_id) for user_id in invited],
+            ),
+        )
     await interaction.followup.send(
         f"Lobby #{rec.id} is open for the rematch"
         + (f"; {len(invited)} player{'s were' if len(invited) != 1 else ' was'} invited." if invited else ".")
-        + " Press **Start** when everyone is in.", ephemeral=True)
+        + " Press **Start** when everyone is in.",
+        ephemeral=True,
+    )
 
 
 __all__ = ["invitees", "on_open_rematch_lobby", "options_text"]

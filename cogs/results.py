@@ -46,8 +46,15 @@ def _still_farkle(view: View, why: str) -> View:
 
 def _still_flagon(view: View, why: str) -> View:
     characters = [{**c, "planning": False} for c in view.get("characters", [])]
-    return {**view, "planning": [], "current": None, "pending": None, "setup": None, "to_act": [],
-            "characters": characters}
+    return {
+        **view,
+        "planning": [],
+        "current": None,
+        "pending": None,
+        "setup": None,
+        "to_act": [],
+        "characters": characters,
+    }
 
 
 # How each game's public view stops showing whose turn it is (the renderers read these keys).
@@ -115,9 +122,13 @@ def result_text(rec: GameRecord, game: Game, view: View) -> str:
     else:
         lines.append(f"{'🚫' if rec.status == 'cancelled' else '⌛'} {reason}")
         if standing:
-            lines.append("Scores so far: " + " · ".join(
-                f"{names.get(seat, seat)} {_fmt(score)}" for seat, score in
-                sorted(standing.items(), key=lambda kv: -kv[1])))
+            lines.append(
+                "Scores so far: "
+                + " · ".join(
+                    f"{names.get(seat, seat)} {_fmt(score)}"
+                    for seat, score in sorted(standing.items(), key=lambda kv: -kv[1])
+                )
+            )
     lines += _revealed_lines(view, names)
     return "\n".join(lines)
 
@@ -144,7 +155,8 @@ def _revealed_lines(view: View, names: dict[str, str]) -> list[str]:
     if not revealed:
         return []
     return ["🔓 Revealed at the end:"] + [
-        f"{names.get(seat, seat)}: {text.escape_markdown('; '.join(items))}" for seat, items in revealed.items()
+        f"{names.get(seat, seat)}: {text.escape_markdown('; '.join(items))}"
+        for seat, items in revealed.items()
     ]
 
 
@@ -162,8 +174,14 @@ def final_components(rec: GameRecord, game: Game) -> components.Layout:
     if rec.status == "finished" or game.is_over:
         for item in ui_for(rec.kind).final_rows(rec, game):
             view.add_item(item)
-    view.add_item(discord.ui.Button(label="🔁 Rematch", style=discord.ButtonStyle.success, row=4,
-                                    custom_id=routing.make(rec.id, REMATCH_VERB)))
+    view.add_item(
+        discord.ui.Button(
+            label="🔁 Rematch",
+            style=discord.ButtonStyle.success,
+            row=4,
+            custom_id=routing.make(rec.id, REMATCH_VERB),
+        )
+    )
     return view
 
 
@@ -181,5 +199,13 @@ def running_footer(rec: GameRecord, moves: int) -> str:
     return f"move {moves + 1} · /play <action> · /game rules {rec.kind}"
 
 
-__all__ = ["ENDED_STATUSES", "REMATCH_VERB", "final_components", "final_view", "has_ended", "moves_played",
-           "result_text", "running_footer"]
+__all__ = [
+    "ENDED_STATUSES",
+    "REMATCH_VERB",
+    "final_components",
+    "final_view",
+    "has_ended",
+    "moves_played",
+    "result_text",
+    "running_footer",
+]

@@ -344,7 +344,8 @@ class GameService(StoreAccess):
                 if strikes >= settings["afk_strikes"] and settings["afk_action"] == "abandon":
                     text = f"{{{seat.seat}}} timed out {strikes} times in a row: the game is abandoned."
                     abandoned = Event("abandon", text)
-                    why = _unfinished(f"Abandoned: {{{seat.seat}}} timed out {strikes} times in a row.")
+                    times = "once" if strikes == 1 else f"{strikes} times in a row"
+                    why = _unfinished(f"Abandoned: {{{seat.seat}}} timed out {times}.")
                     await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True, result=why,
                                             announce=_dicts([abandoned]))
                     log.info("game %s abandoned: seat %s timed out %d times in a row", rec.id, seat.seat, strikes)
