@@ -136,13 +136,20 @@ class Table:
         assert followup["content"] == f"✅ Played `{action}`.", followup
 
     async def wait_board_version(self, version: int, since: int, timeout: float = 10.0) -> dict[str, Any]:
-        """Until the bot edited the board to show saved version ``version`` (its footer's move
-        number), after request ``since``."""
+        """Until the bot edited the board to show saved version ``version``, after request
+        ``since``: the database holds that version and the edit draws it (the board text and the
+        footer's move number; a private move, a planned card, changes no move number)."""
         board_id = self.record()["board"]
-        await self.fake.wait_request("PATCH", f"/channels/{self.channel.id}/messages/{board_id}",
-                                     lambda r: self.footer_move(version) in json.dumps(r.json, ensure_ascii=False),
-                                     since=since,
-                                     timeout=timeout)
+
+        def shows_version(request: Any) -> bool:
+            rec, game = self.game()
+            embeds = (request.json or {}).get("embeds") or []
+            return (rec["version"] == version and bool(embeds)
+                    and embeds[0].get("description") == self.expected_board_text(rec, game)
+                    and self.footer_move(version) in embeds[0].get("footer", {}).get("text", ""))
+
+        await self.fake.wait_request("PATCH", f"/channels/{self.channel.id}/messages/{board_id}", shows_version,
+                                     since=since, timeout=timeout)
         return self.fake.messages[int(board_id)]
 
     async def menu_play(self, member: FakeUser, message: dict[str, Any], custom_id: str) -> None:
