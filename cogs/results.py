@@ -113,7 +113,7 @@ def result_text(rec: GameRecord, game: Game, view: View) -> str:
     scores = saved.get("scores") or standing
     ranking: list[list[str]] = saved.get("ranking") or []
     lines = []
-    if rec.status == "finished" and ranking:
+    if (rec.status == "finished" or game.is_over) and ranking:
         if not game.is_over:  # a resignation ended it: say so first
             lines.append(f"🏳️ {reason.rstrip('.')} — {_winners(ranking[0], names)}.")
         lines += _ranking_lines(ranking, scores, names)
