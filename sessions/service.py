@@ -342,9 +342,8 @@ class GameService(StoreAccess):
             for seat in late:
                 strikes = seat.timeouts_in_a_row + 1
                 if strikes >= settings["afk_strikes"] and settings["afk_action"] == "abandon":
-                    text = f"{{{seat.seat}}} timed out {strikes} times in a row: the game is abandoned."
-                    abandoned = Event("abandon", text)
                     times = "once" if strikes == 1 else f"{strikes} times in a row"
+                    abandoned = Event("abandon", f"{{{seat.seat}}} timed out {times}: the game is abandoned.")
                     why = _unfinished(f"Abandoned: {{{seat.seat}}} timed out {times}.")
                     await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True, result=why,
                                             announce=_dicts([abandoned]))

@@ -116,6 +116,7 @@ async def test_an_afk_abandonment_ends_the_board_and_game_status_finds_it_afterw
     assert_final(final, texts_of(final))
     outcome = field(final, "Result").splitlines()
     assert outcome[0] == "⌛ Abandoned: alice timed out once."
+    assert "alice timed out once: the game is abandoned." in field(final, "Recent")
     assert outcome[1].startswith("Scores so far: ")
 
     # /game status with nothing running: the last ended game's board, again at the bottom.
