@@ -9,6 +9,7 @@ from __future__ import annotations
 import discord
 import pytest
 
+from render import text
 from tests.bot.helpers import button_labels, private_replies, texts_of
 
 REMATCH = "🔁 Rematch"
@@ -97,6 +98,18 @@ async def test_a_cancel_mid_game_says_who_cancelled_with_the_scores_so_far(world
     outcome = field(final, "Result").splitlines()
     assert outcome[0] == "🚫 Cancelled by admin."
     assert outcome[1].startswith("Scores so far: ") and "alice" in outcome[1] and "bob" in outcome[1]
+
+
+async def test_a_name_in_the_result_stays_plain_text(world):
+    """The canceller's name is filled in once, escaped: no markdown, no mention, no placeholder."""
+    env, guild, channel, m = world
+    raw = "**mal** <@1> {p2}"
+    host = guild.add_member(env.create_user(raw))
+    await start_ninesons(channel, host, m["bob"])
+    await host.slash(channel, "game cancel")
+    outcome = field(channel.last_message, "Result").splitlines()
+    assert outcome[0] == f"🚫 Cancelled by {text.shown_name(raw)}."
+    assert "**mal**" not in outcome[0] and "<@1>" not in outcome[0] and "{p2}" in outcome[0]
 
 
 async def test_an_afk_abandonment_ends_the_board_and_game_status_finds_it_afterwards(world):
