@@ -60,10 +60,16 @@ class Games(commands.Cog):
     @game.command(name="status", description="Show this channel's game board again, at the bottom")
     async def status(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        rec = await self._channel_game(interaction)
+        channel_id = interaction.channel_id or 0
+        # Nothing running here: the last game that ended, with its result.
+        rec = await self.bot.service.channel_game(channel_id) or await self.bot.service.last_ended_game(channel_id)
+        if rec is None:
+            raise SessionError("There is no game in this channel. Start one with `/game new`.")
         await self.bot.outbox.catch_up(rec.id)  # anything a failed announcement left, first
         await self.bot.presenter.repost_board(await self.bot.service.record(rec.id))
-        await interaction.followup.send("The board is below.", ephemeral=True)
+        ended = rec.status not in ("lobby", "active")
+        await interaction.followup.send(f"Game #{rec.id} has ended; its final board is below." if ended
+                                        else "The board is below.", ephemeral=True)
 
     @game.command(name="list", description="Games running in this server")
     async def list_games(self, interaction: discord.Interaction) -> None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from cogs import components, menu
+from cogs import components, menu, results
 from cogs.pings import afk_outcome
 from cogs.prompts import private_actions, prompt_token
 from cogs.ui import ui_for
@@ -84,11 +84,12 @@ class Presenter:
         settings = await self.bot.service.settings(rec.guild_id)
         names = text.seat_names(rec.seats, "plain")  # labels and the picture: no markdown there
         shown = text.seat_names(rec.seats)
-        public = game.view(None)
+        ended = results.has_ended(rec, game)  # the saved record says so too (resign, cancel, abandonment)
+        public = results.final_view(rec, game, game.view(None))
         board = render.render_text(rec.kind, public, text.seat_names(rec.seats, "code"))
-        colour = discord.Colour.dark_green() if not game.is_over else discord.Colour.dark_grey()
+        colour = discord.Colour.dark_green() if not ended else discord.Colour.dark_grey()
         embed = discord.Embed(title=f"{info.emoji} {info.title} — game #{rec.id}", description=board, colour=colour)
-        to_act = game.to_act() if not game.is_over else []
+        to_act = game.to_act() if not ended else []
         players = []
         for s in rec.seats:
             marker = "▶ " if s.seat in to_act else ""
@@ -102,18 +103,18 @@ class Presenter:
         recent = rec.recent
         if recent:
             embed.add_field(name="Recent", value="\n".join(recent[-RECENT_EVENTS:]), inline=False)
-        if game.is_over and game.result is not None:
-            embed.add_field(name="Result", value=_result_text(game, shown), inline=False)
-        elif rec.status in ("cancelled", "abandoned"):
-            embed.add_field(name="Result", value=f"The game was {rec.status}.", inline=False)
-        embed.set_footer(text=f"move {rec.version} · /play <action> · /game rules {rec.kind}")
+        if ended:
+            embed.add_field(name="Result", value=results.result_text(rec, game, public), inline=False)
+        else:
+            moves = results.moves_played(game, await self.bot.service.action_log(rec.id))
+            embed.set_footer(text=results.running_footer(rec, moves))
         files: list[discord.File] = []
         if settings["images"]:
             png = await self._board_png(rec, public, names)
             if png:
                 files.append(discord.File(io.BytesIO(png), filename="board.png", description=f"{info.title} board"))
                 embed.set_image(url="attachment://board.png")
-        running = rec.status == "active" and not game.is_over
+        running = rec.status == "active" and not ended
         actions: list[tuple[str, str]] = []
         public_seats = [p for p in to_act if not _is_ai(rec, p)]
         many_actors = len(public_seats) > 1
@@ -142,12 +143,8 @@ class Presenter:
                 extra=extra,
                 menu=menu_root,
             )
-        elif game.is_over:  # controls on the final board (e.g. the action log)
-            final = ui_for(rec.kind).final_rows(rec, game)
-            if final:
-                view = components.Layout()
-                for item in final:
-                    view.add_item(item)
+        elif ended:  # controls on the final board (e.g. the action log, Rematch)
+            view = results.final_components(rec, game)
         return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": files})
 
     async def _deadline(self, rec: GameRecord, waiting: list[SeatRecord], settings: GuildSettings) -> str:
@@ -296,22 +293,3 @@ def _show(value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
-
-
-def _result_text(game: Game, names: dict[str, str]) -> str:
-    result = game.result
-    assert result is not None
-    lines = []
-    medals = ["🥇", "🥈", "🥉"]
-    for place, group in enumerate(result.ranking):
-        medal = medals[place] if place < len(medals) else f"{place + 1}."
-        who = ", ".join(
-            f"{names.get(p, p)}" + (f" ({_fmt(result.scores[p])})" if p in result.scores else "") for p in group
-        )
-        lines.append(f"{medal} {who}")
-    lines.append(fill_names(result.reason, names))
-    return "\n".join(lines)
-
-
-def _fmt(score: float) -> str:
-    return str(int(score)) if float(score).is_integer() else f"{score:g}"

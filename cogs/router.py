@@ -13,6 +13,8 @@ from cogs import components, errors, menu, routing
 from cogs.flow import actor_of, flow_of
 from cogs.presenter import build_menu, fill_names
 from cogs.prompts import private_actions, prompt_key, prompt_token
+from cogs.rematch import on_open_rematch_lobby
+from cogs.results import REMATCH_VERB
 from cogs.ui import ui_for
 from render import text
 from sessions import SessionError, StaleAction
@@ -361,6 +363,8 @@ VERBS: dict[str, RouterHandler] = {
     "hand": Router.on_show_hand,
     "pnav": Router.on_turn_hand_page,
     "p": Router.on_play_private,
+    # the final board (cogs.rematch)
+    REMATCH_VERB: on_open_rematch_lobby,
 }
 
 

@@ -32,6 +32,11 @@ class StoreAccess:
         """The lobby or running game of a channel, if any."""
         return await self.db.active_game_in_channel(channel_id)
 
+    async def last_ended_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's most recently ended game (finished, cancelled or abandoned after its
+        start), for ``/game status`` once nothing runs there."""
+        return await self.db.last_ended_game_in_channel(channel_id)
+
     async def games(self, *, guild_id: int | None = None, statuses: Iterable[str] = ACTIVE_STATUSES
                     ) -> list[GameRecord]:
         return await self.db.games(guild_id=guild_id, statuses=statuses)

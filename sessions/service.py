@@ -260,7 +260,9 @@ class GameService(StoreAccess):
             if actor.user_id != rec.host_user_id and not actor.is_admin:
                 raise NotAllowed("Only the host or someone with Manage Server can cancel this game.")
             event = Event("cancel", "The game was cancelled by {actor}.", data={"names": {"actor": actor.name}})
-            await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True,
+            # A started game keeps why it ended, for its final board (the placeholders like events').
+            result = _unfinished("Cancelled by {actor}.", {"actor": actor.name}) if rec.status == "active" else None
+            await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True, result=result,
                                     announce=_dicts([event]))
             log.info("game %s cancelled by the host or an admin (it was %s)", rec.id, rec.status)
             rec = await self.db.load_game(rec.id)
@@ -347,9 +349,10 @@ class GameService(StoreAccess):
             for seat in late:
                 strikes = seat.timeouts_in_a_row + 1
                 if strikes >= settings["afk_strikes"] and settings["afk_action"] == "abandon":
-                    text = f"{{{seat.seat}}} timed out {strikes} times in a row: the game is abandoned."
-                    abandoned = Event("abandon", text)
-                    await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True,
+                    times = "once" if strikes == 1 else f"{strikes} times in a row"
+                    abandoned = Event("abandon", f"{{{seat.seat}}} timed out {times}: the game is abandoned.")
+                    why = _unfinished(f"Abandoned: {{{seat.seat}}} timed out {times}.")
+                    await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True, result=why,
                                             announce=_dicts([abandoned]))
                     log.info("game %s abandoned: seat %s timed out %d times in a row", rec.id, seat.seat, strikes)
                     rec = await self.db.load_game(rec.id)
@@ -616,6 +619,12 @@ def _turn_events(seats: list[SeatRecord], to_act_before: list[str], game: Game) 
     humans = {s.seat for s in seats if not s.is_ai}
     became = [p for p in game.to_act() if p in humans and p not in to_act_before]
     return [Event(TURN_EVENT, "", data={"seats": became, "reminder": False})] if became else []
+
+
+def _unfinished(reason: str, names: dict[str, str] | None = None) -> dict[str, Any]:
+    """The saved result of a game that stopped before its end (cancelled, abandoned): nobody
+    is ranked; ``reason`` names players as {p1} placeholders, others through ``names``."""
+    return {"scores": {}, "ranking": [], "reason": reason, "names": names or {}}
 
 
 def _dicts(events: list[Event]) -> list[dict[str, Any]]:

@@ -441,6 +441,15 @@ class Database:
         )
         return await self.load_game(rows[0][0]) if rows else None
 
+    async def last_ended_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The channel's game that ended last, among those that started (not a closed lobby)."""
+        rows = await self._fetch(
+            "SELECT id FROM games WHERE channel_id = ? AND status IN ('finished', 'cancelled', 'abandoned') "
+            "AND state IS NOT NULL AND id NOT IN (SELECT game_id FROM damaged_games) "
+            "ORDER BY updated_at DESC, id DESC LIMIT 1", (channel_id,)
+        )
+        return await self.load_game(rows[0][0]) if rows else None
+
     async def games(
         self, *, guild_id: int | None = None, statuses: Iterable[str] = ACTIVE_STATUSES
     ) -> list[GameRecord]:

@@ -211,11 +211,22 @@ class FarkleGame(TurnFlow):
             "winner": s["winner"],
             "end_reason": s["end_reason"],
         }
+        if s["phase"] == "over":
+            # Nothing is secret once the game is over: everyone sees the Magic Items left in hand.
+            v["revealed"] = {p: self._items_left(p) for p in s["players"]}
         if player is not None and player in s["players"]:
             v["viewer"] = player
             v["my_items"] = [card_info(i) for i in s["hands"][player]]
             v["my_pending"] = [card_info(i) for i in s["pending"][player]]
         return v
+
+    def _items_left(self, player: str) -> list[str]:
+        """The Magic Items ``player`` still holds, by name (cursed and new ones marked)."""
+        s = self.s
+        names = [self.card(i).name for i in s["hands"][player]]
+        names += [f"{self.card(i).name} (cursed)" for i in s["stuck"][player]]
+        names += [f"{self.card(i).name} (new)" for i in s["pending"][player]]
+        return [f"Magic Items: {', '.join(names)}"] if names else ["no Magic Item"]
 
     def describe_action(self, player: str, action: str) -> str:
         head, _, arg = action.partition(":")

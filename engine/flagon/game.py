@@ -599,6 +599,9 @@ class FlagonGame(Game):
             "result": s["result"],
             "late_night": late,
         }
+        if s["result"]:
+            # The plans still face down when the game ended are shown: nothing is secret any more.
+            v["revealed"] = {p: self._plans_left(p, cards) for p in self.players}
         if player is not None and player in self.players:
             mine = {}
             for cid in self.chars_of(player):
@@ -616,6 +619,15 @@ class FlagonGame(Game):
                     "options": list(pend["options"]),
                 }
         return v
+
+    def _plans_left(self, player: str, cards: dict[str, Any]) -> list[str]:
+        """The cards ``player``'s characters had planned but not revealed yet, by name."""
+        lines = []
+        for cid in self.chars_of(player):
+            slots = self.s["chars"][cid]["slots"]
+            if slots:
+                lines.append(f"{CHARACTER_NAMES[cid]} planned {', '.join(cards[k].name for k in slots)}")
+        return lines or ["no card left face down"]
 
     def _stack_index(self, cid: str) -> int:
         c = self.s["chars"][cid]

@@ -311,8 +311,16 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
     if game.result.winners and game.view(None)["winner"]:
         winner = {"p1": "alice", "p2": "bob"}.get(game.result.winners[0], "AI 1 (easy)")
         assert f"{winner} slew the dragon" in texts_of(board)
-    # No Magic Item name ever reached the channel, except items played face up (rule: public).
+    # No Magic Item name ever reached the channel, except items played face up (rule: public)
+    # and, once the game is over, the items still held, which the final board reveals.
+    final = texts_of(board)
+    assert "🔓 Revealed at the end:" in final
+    revealed = final[final.index("🔓 Revealed at the end:"):]
+    held = {p: game.view(p)["my_items"] + game.view(p)["my_pending"] for p in game.players}
+    for seat, items in held.items():
+        assert all(item["name"] in revealed for item in items), (seat, items, revealed)
     used = {a.action.split(":")[1] for a in await bot.service.db.actions(gid) if a.action.startswith("use:")}
+    public = public.replace(revealed, "")
     leaked = [name for item, name in ITEM_NAMES.items() if item not in used and name in public]
     assert leaked == []
     assert "You drew" not in public and "You discard" not in public

@@ -64,7 +64,7 @@ async def test_tally_plays_on_discord_as_a_plugged_in_game(world):
     result = await alice.click(board, label="📊 My score")
     assert private_replies(result) == ["📊 Your score: 2."]
 
-    # Play it out: alice and bob add 2 / 1 until someone wins; the final board has no buttons.
+    # Play it out: alice and bob add 2 / 1 until someone wins; the final board offers only a rematch.
     for _ in range(10):
         board = last_board(channel)
         if "Result" in texts_of(board):
@@ -74,7 +74,7 @@ async def test_tally_plays_on_discord_as_a_plugged_in_game(world):
             result = await mover.click(board, label=tally_ui.ADD)
             await mover.select(result.response, ["1"])
     assert "Result" in texts_of(last_board(channel))
-    assert button_labels(last_board(channel)) == []
+    assert button_labels(last_board(channel)) == ["🔁 Rematch"]
 
 
 async def test_a_game_without_a_ui_plugin_is_refused_at_start_up(db_path, monkeypatch):

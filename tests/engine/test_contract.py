@@ -44,11 +44,16 @@ Secrets = Callable[[Any, str | None], list[re.Pattern[str]]]
 
 def _farkle_secrets(g: Any, viewer: str | None) -> list[re.Pattern[str]]:
     """No Magic Item's name or id in a spectator's view; a player sees only the names of the
-    items in their own hand or gained this turn."""
+    items in their own hand or gained this turn. Once the game is over, everyone sees the names
+    of the items still held (never an id)."""
     items = g.cards.items
+    s = g.s
+    revealed = {i for p in s["players"] for i in s["hands"][p] + s["stuck"][p] + s["pending"][p]} if g.is_over \
+        else set()
     if viewer is None:
-        return [re.compile(re.escape(c.name)) for c in items] + [re.compile(f'"{re.escape(c.id)}"') for c in items]
-    held = set(g.s["hands"][viewer]) | set(g.s["pending"][viewer])
+        return [re.compile(re.escape(c.name)) for c in items if c.id not in revealed] + [
+            re.compile(f'"{re.escape(c.id)}"') for c in items]
+    held = set(s["hands"][viewer]) | set(s["pending"][viewer]) | revealed
     return [re.compile(re.escape(c.name)) for c in items if c.id not in held]
 
 

@@ -989,7 +989,8 @@ class Fuzzer:
         """Names the rules made public so far in this game: replays the action log on a shadow
         copy and collects, after EVERY action (several happen in one step when AI seats act),
         the names in the public view and in the public event texts (an item played face up, a
-        card revealed, "Vision becomes Slash")."""
+        card revealed, "Vision becomes Slash"), and once the game is over what its public view
+        reveals."""
         assert self.secrets is not None, "only games with secrets are checked for leaks"
         public = self._public_names.setdefault(rec.id, set())
         shadow = self._shadows.get(rec.id)
@@ -1006,6 +1007,9 @@ class Fuzzer:
             for event in events:
                 if event.to is None:
                     public |= {n for n in self._all_names if self._pattern(n).search(event.text)}
+        if game.is_over:  # what the rules reveal at the end (the held items, the plans face down)
+            revealed = json.dumps(game.view(None).get("revealed", {}), ensure_ascii=False)
+            public |= {n for n in self._all_names if self._pattern(n).search(revealed)}
         shadow[1] = len(actions)
         return public
 

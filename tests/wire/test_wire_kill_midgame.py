@@ -77,6 +77,14 @@ class Table:
         return self.bot.query("SELECT seq, version, seat, source, action FROM actions WHERE game_id = ? ORDER BY seq",
                               self.gid)
 
+    def footer_move(self, version: int) -> str:
+        """The board footer's "move N ·" once version ``version`` is saved: N counts the public
+        moves played up to it (not saves), plus one for the move to make now."""
+        _, game = self.game()
+        played = sum(1 for _, saved, seat, source, action in self.actions()
+                     if saved <= version and source != "system" and not game.is_private_action(seat, action))
+        return f"move {played + 1} ·"
+
     def member(self, seat: str) -> FakeUser:
         user_id = self.record()["users"][seat]
         return self.alice if user_id == self.alice.id else self.bob
@@ -140,11 +148,20 @@ class Table:
         assert followup["content"] == f"✅ Played `{action}`.", followup
 
     async def wait_board_version(self, version: int, since: int, timeout: float = 10.0) -> dict[str, Any]:
-        """Until the bot edited the board to ``move <version>`` (its footer), after request ``since``."""
+        """Until the bot edited the board to show saved version ``version``, after request
+        ``since``: the database holds that version and the edit draws it (the board text and the
+        footer's move number; a private move, a planned card, changes no move number)."""
         board_id = self.record()["board"]
-        await self.fake.wait_request("PATCH", f"/channels/{self.channel.id}/messages/{board_id}",
-                                     lambda r: f"move {version} ·" in json.dumps(r.json, ensure_ascii=False), since=since,
-                                     timeout=timeout)
+
+        def shows_version(request: Any) -> bool:
+            rec, game = self.game()
+            embeds = (request.json or {}).get("embeds") or []
+            return (rec["version"] == version and bool(embeds)
+                    and embeds[0].get("description") == self.expected_board_text(rec, game)
+                    and self.footer_move(version) in embeds[0].get("footer", {}).get("text", ""))
+
+        await self.fake.wait_request("PATCH", f"/channels/{self.channel.id}/messages/{board_id}", shows_version,
+                                     since=since, timeout=timeout)
         return self.fake.messages[int(board_id)]
 
     async def menu_play(self, member: FakeUser, message: dict[str, Any], custom_id: str) -> None:
@@ -224,7 +241,7 @@ async def test_ninesons_killed_after_a_move_continues_on_the_old_board_and_its_t
         rec, game = table.game()
         announced = board["embeds"][0]["description"]
         assert announced == table.expected_board_text(rec, game)
-        assert f"move {rec['version']} ·" in board["embeds"][0]["footer"]["text"]
+        assert table.footer_move(rec["version"]) in board["embeds"][0]["footer"]["text"]
         log_before = table.actions()
         assert [row[0] for row in log_before] == [1, 2, 3] and table.replays_to_stored_state()
         posts_before = len(table.board_posts())
@@ -566,7 +583,7 @@ async def test_farkle_ping_due_at_the_kill_arrives_after_the_restart(fake: FakeD
         held = fake.stalled()[0]
         assert f"<@{table.bob.id}>" in held.json["content"], held.json
         saved = table.record()
-        assert saved["version"] == rec["version"] + 1 and f"move {saved['version']} ·" in json.dumps(
+        assert saved["version"] == rec["version"] + 1 and table.footer_move(saved["version"]) in json.dumps(
             table.board(), ensure_ascii=False), "saved, and the board edited before the ping"
         await table.bot.kill()
         fake.release_stalls()

@@ -1,0 +1,211 @@
+"""The end of a game on its board: the Result field, the final picture and the final
+components (the game's own final rows and **Rematch**), and the footer of a running board.
+
+The saved record is the truth about whether a game has ended: a resign, a cancel or an AFK
+abandonment ends the game in the database (status and result) while the engine's game object
+is still mid-turn. So a board is final when ``rec.status`` says so *or* the engine says so,
+and the turn markers of an engine view that does not know it has ended are taken off here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import discord
+
+from cogs import components, routing
+from cogs.ui import ui_for
+from engine import Game
+from render import text
+from render.text import fill_names
+from storage import GameRecord, LoggedAction
+
+ENDED_STATUSES = ("finished", "cancelled", "abandoned")
+MEDALS = ("🥇", "🥈", "🥉")
+REMATCH_VERB = "rematch"
+
+
+def has_ended(rec: GameRecord, game: Game) -> bool:
+    return rec.status in ENDED_STATUSES or game.is_over
+
+
+# -- the final picture ----------------------------------------------------------------------------
+
+View = dict[str, Any]
+
+
+def _still_ninesons(view: View, why: str) -> View:
+    return {**view, "turn": None, "pending": None}
+
+
+def _still_farkle(view: View, why: str) -> View:
+    # Farkle's renderers draw a "Game over: <reason>" line for the "over" phase (no dragon slain).
+    return {**view, "phase": "over", "winner": None, "end_reason": why, "current": None, "to_act": []}
+
+
+def _still_flagon(view: View, why: str) -> View:
+    characters = [{**c, "planning": False} for c in view.get("characters", [])]
+    return {
+        **view,
+        "planning": [],
+        "current": None,
+        "pending": None,
+        "setup": None,
+        "to_act": [],
+        "characters": characters,
+    }
+
+
+# How each game's public view stops showing whose turn it is (the renderers read these keys).
+# A game missing here is drawn as the engine left it; its Result field still says it ended.
+_STILL: dict[str, Callable[[View, str], View]] = {
+    "ninesons": _still_ninesons,
+    "farkle": _still_farkle,
+    "flagon": _still_flagon,
+}
+
+
+def final_view(rec: GameRecord, game: Game, view: View) -> View:
+    """``view`` (the public one) without turn markers when the record ended a game the engine
+    still thinks is running (resign, cancel, abandonment)."""
+    if game.is_over or rec.status not in ENDED_STATUSES or rec.kind not in _STILL:
+        return view
+    why = {"finished": "a player resigned", "cancelled": "cancelled", "abandoned": "abandoned"}[rec.status]
+    return _STILL[rec.kind](view, why)
+
+
+# -- the Result field -----------------------------------------------------------------------------
+
+
+def _standing_ninesons(view: View) -> dict[str, float]:
+    return dict(view.get("points") or {})
+
+
+def _standing_farkle(view: View) -> dict[str, float]:
+    return dict(view.get("armies") or {})
+
+
+def _standing_flagon(view: View) -> dict[str, float]:
+    scores, teams = view.get("scores") or {}, view.get("teams")
+    if teams:  # team scores: each seat shows its team's
+        return {seat: scores[team] for seat, team in teams.items() if team in scores}
+    return dict(scores)
+
+
+# Each game's scores so far, read from its public view (points, soldiers, reputation).
+_STANDING: dict[str, Callable[[View], dict[str, float]]] = {
+    "ninesons": _standing_ninesons,
+    "farkle": _standing_farkle,
+    "flagon": _standing_flagon,
+}
+
+
+def result_text(rec: GameRecord, game: Game, view: View) -> str:
+    """The Result field of an ended board: who won and why, or who stopped the game and why,
+    with the scores (so far), then what the rules reveal once the game is over."""
+    saved = rec.result or (game.result.to_dict() if game.is_over and game.result is not None else None)
+    if saved is None:  # ended before results were saved for cancels and abandonments
+        return f"The game was {rec.status}."
+    names = {**text.shown_names(saved.get("names", {})), **text.seat_names(rec.seats)}
+    reason = fill_names(str(saved.get("reason", "")), names)
+    standing = _STANDING.get(rec.kind, lambda _view: {})(view)
+    scores = saved.get("scores") or standing
+    ranking: list[list[str]] = saved.get("ranking") or []
+    lines = []
+    if (rec.status == "finished" or game.is_over) and ranking:
+        if not game.is_over:  # a resignation ended it: say so first
+            lines.append(f"🏳️ {reason.rstrip('.')} — {_winners(ranking[0], names)}.")
+        lines += _ranking_lines(ranking, scores, names)
+        if game.is_over:
+            lines.append(reason)
+    else:
+        lines.append(f"{'🚫' if rec.status == 'cancelled' else '⌛'} {reason}")
+        if standing:
+            lines.append(
+                "Scores so far: "
+                + " · ".join(
+                    f"{names.get(seat, seat)} {_fmt(score)}"
+                    for seat, score in sorted(standing.items(), key=lambda kv: -kv[1])
+                )
+            )
+    lines += _revealed_lines(view, names)
+    return "\n".join(lines)
+
+
+def _winners(group: list[str], names: dict[str, str]) -> str:
+    who = " and ".join(names.get(p, p) for p in group)
+    return f"{who} win{'s' if len(group) == 1 else ''}"
+
+
+def _ranking_lines(ranking: list[list[str]], scores: dict[str, float], names: dict[str, str]) -> list[str]:
+    lines = []
+    for place, group in enumerate(ranking):
+        medal = MEDALS[place] if place < len(MEDALS) else f"{place + 1}."
+        who = ", ".join(names.get(p, p) + (f" ({_fmt(scores[p])})" if p in scores else "") for p in group)
+        lines.append(f"{medal} {who}")
+    return lines
+
+
+def _revealed_lines(view: View, names: dict[str, str]) -> list[str]:
+    """What the engine's public view reveals once the game is over (``revealed``: player ->
+    lines), e.g. the Magic Items still in hand. Card names may come from an operator's card
+    file, so they are escaped."""
+    revealed: dict[str, list[str]] = view.get("revealed") or {}
+    if not revealed:
+        return []
+    return ["🔓 Revealed at the end:"] + [
+        f"{names.get(seat, seat)}: {text.escape_markdown('; '.join(items))}"
+        for seat, items in revealed.items()
+    ]
+
+
+def _fmt(score: float) -> str:
+    return str(int(score)) if float(score).is_integer() else f"{score:g}"
+
+
+# -- the components of an ended board ---------------------------------------------------------------
+
+
+def final_components(rec: GameRecord, game: Game) -> components.Layout:
+    """The game's own final rows (e.g. Flagon's action log, once it really finished) and the
+    Rematch button."""
+    view = components.Layout()
+    if rec.status == "finished" or game.is_over:
+        for item in ui_for(rec.kind).final_rows(rec, game):
+            view.add_item(item)
+    view.add_item(
+        discord.ui.Button(
+            label="🔁 Rematch",
+            style=discord.ButtonStyle.success,
+            row=4,
+            custom_id=routing.make(rec.id, REMATCH_VERB),
+        )
+    )
+    return view
+
+
+# -- the footer of a running board -----------------------------------------------------------------
+
+
+def moves_played(game: Game, logged: list[LoggedAction]) -> int:
+    """The public moves logged so far. Private choices (a planned card, a Magic Item used in
+    secret) are left out, so the count says nothing about them; so are the system's entries
+    (a resignation). The built-in engines tell a private action by its notation alone."""
+    return sum(1 for a in logged if a.source != "system" and not game.is_private_action(a.seat, a.action))
+
+
+def running_footer(rec: GameRecord, moves: int) -> str:
+    return f"move {moves + 1} · /play <action> · /game rules {rec.kind}"
+
+
+__all__ = [
+    "ENDED_STATUSES",
+    "REMATCH_VERB",
+    "final_components",
+    "final_view",
+    "has_ended",
+    "moves_played",
+    "result_text",
+    "running_footer",
+]
