@@ -63,6 +63,13 @@ def fit_text(text: str, f: Font, width: float) -> str:
     return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
 
 
+def fit_name(template: str, name: str, f: Font, width: float) -> str:
+    """``template`` with ``{}`` replaced by ``name``, the name (only) cut so that the whole is at
+    most ``width`` pixels: "WWWW… attacks" rather than "WWWWWWWW…"."""
+    room = width - text_width(template.replace("{}", ""), f)
+    return template.replace("{}", fit_text(name, f, room))
+
+
 def fit_font(
     text: str, sizes: tuple[int, ...], width: float, bold: bool = False, condensed: bool = False
 ) -> Font:
@@ -77,6 +84,7 @@ def fit_font(
 class TextBox:
     text: str
     box: Box
+    size: int = 0  # the font size in pixels (0: unknown)
 
 
 @dataclass
@@ -108,15 +116,20 @@ class Canvas:
         box = tuple(int(v) for v in self.draw.textbbox(xy, text, font=f, anchor=anchor))
         self.draw.text(xy, text, font=f, fill=fill, anchor=anchor)
         if text.strip():
-            self.texts.append(TextBox(text, box))  # type: ignore[arg-type]
+            self.texts.append(TextBox(text, box, int(getattr(f, "size", 0))))  # type: ignore[arg-type]
         return box  # type: ignore[return-value]
 
-    def note(self, text: str, box: Box) -> None:
+    def note(self, text: str, box: Box, size: int = 0) -> None:
         """Remember text drawn some other way (a cached sprite pasted on the canvas)."""
-        self.texts.append(TextBox(text, box))
+        self.texts.append(TextBox(text, box, size))
 
     def paste(
-        self, sprite: Image.Image, xy: tuple[int, int], label: str = "", label_box: Box | None = None
+        self,
+        sprite: Image.Image,
+        xy: tuple[int, int],
+        label: str = "",
+        label_box: Box | None = None,
+        label_size: int = 0,
     ) -> None:
         """Paste a sprite (with its alpha as mask when it has one); ``label`` is the text drawn
         inside it, recorded at ``label_box`` (relative to the sprite) or over the whole sprite."""
@@ -125,7 +138,7 @@ class Canvas:
         self.image.paste(sprite, (x, y), mask)
         if label:
             lx0, ly0, lx1, ly1 = label_box or (0, 0, sprite.width, sprite.height)
-            self.note(label, (x + lx0, y + ly0, x + lx1, y + ly1))
+            self.note(label, (x + lx0, y + ly0, x + lx1, y + ly1), label_size)
 
 
 def overlapping(texts: list[TextBox]) -> list[tuple[TextBox, TextBox]]:

@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import register
-from render.canvas import Box, Canvas, Colour, font
+from render.canvas import Box, Canvas, Colour, fit_name, fit_text, font
 from render.dragon import dragon_head, dragon_sprite
 from render.text import CODE_WIDTH, fill_names, nowrap, wrap_code
 
@@ -203,7 +203,7 @@ def _counters(d: ImageDraw.ImageDraw, cx: int, cy: int, damage: int, hp: int, r:
 
 
 @lru_cache(maxsize=4)
-def _background(battle: bool) -> Image.Image:
+def _background(battle: bool, slain: bool = False) -> Image.Image:
     """Everything that does not depend on the game state, drawn once (speed: see bench)."""
     img = Image.new("RGB", (W, H), BG)
     d = ImageDraw.Draw(img)
@@ -211,7 +211,7 @@ def _background(battle: bool) -> Image.Image:
         d.rounded_rectangle((8, TOP, 380, SPLIT - 8), radius=8, fill=BATTLE_SKY)
         d.line((304, TOP + 10, 304, SPLIT - 18), fill=(110, 60, 64), width=1)
         d.rounded_rectangle((388, TOP, W - 8, SPLIT - 8), radius=8, fill=PANEL)
-        sprite = dragon_sprite(284, True)
+        sprite = dragon_sprite(284, not slain)  # a slain dragon: dimmed, eyes shut, no fire
         img.paste(sprite, (14, TOP + 18), sprite)
     else:
         d.rounded_rectangle((8, TOP, PLAYERS_RIGHT, SPLIT - 8), radius=8, fill=PANEL)
@@ -278,7 +278,8 @@ def _dice_rows(c: Canvas, view: dict[str, Any], y: int) -> None:
 def _status(c: Canvas, view: dict[str, Any], names: dict[str, str], y: int) -> None:
     waiting = ", ".join(names.get(p, p) for p in view["to_act"])
     hint = PHASE_HINT.get(view["phase"], "")
-    c.text((20, y), f"Waiting for {waiting}: {hint}", font(15), MUTED, anchor="ls", width=W - 40)
+    line = fit_name(f"Waiting for {{}}: {hint}", waiting, font(15), W - 40)
+    c.text((20, y), line, font(15), MUTED, anchor="ls", width=W - 40)
 
 
 def _turn_panel(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
@@ -286,16 +287,17 @@ def _turn_panel(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
     actor, cur = view["actor"], view["current"]
     right = ""
     if view["action"] == "brawl":
-        line = f"Brawl: {names.get(cur, cur)} vs {names.get(view['defender'], view['defender'])}"
+        rival = names.get(view["defender"], view["defender"])
+        line = f"Brawl: {fit_text(names.get(cur, cur), font(18, True), 150)} vs {fit_text(rival, font(18, True), 150)}"
         if view.get("attack_score") is not None:
             right = f"to beat {view['attack_score']:,} · defence {view['turn_total']:,}"
         else:
             right = f"attack {view['turn_total']:,}"
     elif view["action"] == "recruit":
-        line = f"{names.get(actor, actor)} recruits"
+        line = fit_name("{} recruits", names.get(actor, actor), font(18, True), W - 40 - 200)
         right = f"turn total {view['turn_total']:,}"
     else:
-        line = f"{names.get(cur, cur)} chooses an action"
+        line = fit_name("{} chooses an action", names.get(cur, cur), font(18, True), W - 40)
     right_box = c.text((W - 20, SPLIT + 10), right, font(18, True), GREEN, anchor="ra") if right else None
     room = (right_box[0] if right_box else W - 20) - 20 - 16
     c.text((20, SPLIT + 10), line, font(18, True), INK, width=room)
@@ -325,19 +327,19 @@ def _battle(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
     _damage_track(c, dmg, hp)
     x0, x1 = 400, W - 20
     c.text((x0, TOP + 8), "FINAL BATTLE", font(20, True), RED)
-    c.text((x0, TOP + 36), f"{names.get(actor, actor)} attacks", font(16, True), INK, width=x1 - x0)
-    c.text((x0, TOP + 60), f"army {view['armies'][actor]:,}", font(22, True), GOLD)
+    attacks = fit_name("{} attacks", names.get(actor, actor), font(16, True), x1 - x0)
+    c.text((x0, TOP + 36), attacks, font(16, True), INK, width=x1 - x0)
+    c.text((x0, TOP + 58), f"army {view['armies'][actor]:,}", font(22, True), GOLD)
     left = hp - dmg
-    stake = f"{left} more damage wins the game" if left != 1 else "1 more damage wins the game!"
-    c.text((x0, TOP + 92), stake, font(15, True), INK, width=x1 - x0)
-    c.text((x0, TOP + 114), "scoring dice cost soldiers", font(14), MUTED, width=x1 - x0)
-    c.text((x0, TOP + 132), "a Farkle heals the dragon", font(14), MUTED, width=x1 - x0)
-    others = [p for p in view["players"] if p != actor]
-    y = TOP + 156
-    for pid in others[: (SPLIT - 16 - y) // 18]:
+    stake = f"{left} more damage wins the game" + ("!" if left == 1 else "")
+    c.text((x0, TOP + 90), stake, font(15, True), INK, width=x1 - x0)
+    y = TOP + 116
+    for pid in (p for p in view["players"] if p != actor):  # the rivals' armies, for the stakes
         c.text((x0, y), names.get(pid, pid), font(14), MUTED, width=x1 - x0 - 80)
         c.text((x1, y), f"{view['armies'][pid]:,}", font(14), MUTED, anchor="ra")
         y += 18
+    c.text((20, BOTTOM - 40), "Scoring dice cost soldiers; a Farkle (Blank, nothing scores) heals the dragon.",
+           font(14), MUTED, width=W - 40)
     _dice_rows(c, view, SPLIT + 10)
     _status(c, view, names, BOTTOM - 10)
 
@@ -398,7 +400,7 @@ def _palette() -> Image.Image:
 def draw(view: dict[str, Any], names: dict[str, str]) -> Canvas:
     """The table as a Canvas (the picture and where each text went)."""
     battle = view.get("action") == "battle" or (view["phase"] == "over" and bool(view.get("winner")))
-    c = Canvas(_background(battle).copy())
+    c = Canvas(_background(battle, slain=battle and view["phase"] == "over").copy())
     title = "Dragon Farkle"
     c.text((16, 10), title, font(22, True), GOLD)
     rounds = f"round {view['round']}" + (f" of {view['max_rounds']}" if view.get("max_rounds") else "")

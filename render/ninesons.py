@@ -194,7 +194,7 @@ def _die_sprite(seat: str, value: int | str, size: int) -> tuple[Image.Image, Bo
 
 def _die(c: Canvas, x: float, y: float, seat: str, value: int | str, size: int = DIE) -> None:
     spr, box = _die_sprite(seat, value, size)
-    c.paste(spr, (int(x), int(y)), str(value), box)
+    c.paste(spr, (int(x), int(y)), str(value), box, int(size * 0.62))
 
 
 def _header(c: Canvas, view: dict[str, Any], names: dict[str, str] | None) -> None:
@@ -217,7 +217,7 @@ def _header(c: Canvas, view: dict[str, Any], names: dict[str, str] | None) -> No
         c.text((x + 54, 44), f"{view['points'][pid]:+d} pts · {n} card{'s' if n != 1 else ''}", font(18), INK)
         reserve = view["reserves"][pid]
         for j, v in enumerate(reserve):
-            _die(c, x + 10 + j * 32, 70, seat, v, 28)
+            _die(c, x + 10 + j * 34, 68, seat, v, 30)
         gone = view["removed"][pid]
         if gone:
             c.text((x + box_w - 10, 84), "out " + " ".join(map(str, gone)), font(17), MUTED, anchor="rm")
