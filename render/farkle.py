@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 from render import register
 from render.canvas import Box, Canvas, Colour, fit_name, fit_text, font
 from render.dragon import dragon_head, dragon_sprite
-from render.text import CODE_WIDTH, fill_names, nowrap, wrap_code
+from render.text import CODE_WIDTH, fill_names, with_score, wrap_code
 
 EVENT_LABEL = {"blank": "Blank", "dragon": "DRAGON", "rally": "RALLY"}
 ACTION_LABEL = {"recruit": "Recruit", "brawl": "Brawl", "battle": "Final Battle"}
@@ -33,11 +33,10 @@ PHASE_HINT = {
 
 
 def _name(names: dict[str, str], pid: str | None, width: int = 12) -> str:
-    """A name cut to ``width`` characters, its spaces unbreakable (a phone never splits it)."""
     if pid is None:
         return "-"
     n = names.get(pid, pid)
-    return nowrap(n if len(n) <= width else n[: width - 1] + "…")
+    return n if len(n) <= width else n[: width - 1] + "…"
 
 
 def _dice(dice: list[int] | None) -> str:
@@ -67,8 +66,10 @@ def render_text(view: dict[str, Any], names: dict[str, str]) -> str:
         if cursed:
             item_txt += f" ({cursed} cursed)"
         keep = "*" if army >= view["keep_min_army"] else " "
-        # name, army and the Keep mark never part (a phone wraps long code lines at a space)
-        lines.append(nowrap(f"{mark}{_name(names, pid):<12} {army:>6,}{keep}") + f" {item_txt}")
+        # the padding is unbreakable: a phone wraps a long code line at a space, and must not
+        # part a name from its army ("dave" / "40")
+        name = _name(names, pid)
+        lines.append(f"{mark}{with_score(name, ' ' * (11 - len(name)) + f'{army:>6,}{keep}')} {item_txt}")
         lines.append(f"   {view['companions'][pid]['name']}")
     lines.append(f"(* = {view['keep_min_army']:,}+: may fight the dragon)")
     table = len(lines)

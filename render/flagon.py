@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
 from render import register
 from render.canvas import Canvas, TextBox, fit_text, font, text_width
-from render.text import fill_names, nowrap, wrap_code
+from render.text import fill_names, nowrap, with_score, wrap_code
 
 TEXT_LIMIT = 1800
 WRAP = 44  # characters per prose line in the text board (a phone shows CODE_WIDTH)
@@ -192,11 +192,11 @@ def _score_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
         parts = []
         for team in sorted(scores):
             members = ", ".join(names.get(p, p) for p, t in teams.items() if t == team)
-            parts.append(f"{nowrap(f'Team {team} {scores[team]}')} ({members})")
+            parts.append(f"{with_score(f'Team {team}', str(scores[team]))} ({members})")
         return ["Teams: " + _SEP.join(parts)]
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     # a name and its score are one unit: the line wraps between players, never inside one
-    return ["Players: " + _SEP.join(nowrap(f"{names.get(p, p)} {s}") for p, s in ranked)]
+    return ["Players: " + _SEP.join(with_score(names.get(p, p), str(s)) for p, s in ranked)]
 
 
 def tie_break_text(view: dict[str, Any], names: dict[str, str]) -> str | None:
@@ -236,7 +236,7 @@ def _final_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
     for place, group in enumerate(result["ranking"], start=1):
         key = (teams[group[0]] if teams else group[0]) if group else ""
         who = ", ".join(names.get(p, p) for p in group)
-        lines.append(f"{place}. {nowrap(f'{who}: {scores.get(key, 0)}')}")
+        lines.append(f"{place}. {with_score(who + ':', str(scores.get(key, 0)))}")
     tie = tie_break_text(view, names)
     if tie:
         lines.append(tie)

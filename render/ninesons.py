@@ -127,9 +127,8 @@ def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fe
         for t in la.get("tames") or []:
             lines.append(f"  {_seat(view, t['tamer'])} tamed {t['card']} ({t['slot']})")
     if view.get("is_over"):
-        shown = {pid: nowrap(name) for pid, name in (names or {}).items()}
         # "alice 3 pts" is read as one: no line break before or inside a score
-        lines.append(_SCORE.sub(lambda m: nowrap(m.group(0)), _fill(view.get("result_text") or "Game over.", shown)))
+        lines.append(_SCORE.sub(lambda m: nowrap(m.group(0)), _fill(view.get("result_text") or "Game over.", names)))
     elif view.get("pending"):
         pend = view["pending"]
         lines.append(f"{_seat(view, pend['player'])} chooses: " + ", ".join(pend["options"]))

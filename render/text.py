@@ -70,6 +70,12 @@ def nowrap(text: str) -> str:
     return text.replace(" ", NO_BREAK)
 
 
+def with_score(name: str, score: str) -> str:
+    """``name`` and its ``score`` joined so that no line break can fall between them (nor inside
+    the score); the name's own spaces stay as they are."""
+    return f"{name}{NO_BREAK}{nowrap(score)}"
+
+
 def wrap_code(line: str, width: int = CODE_WIDTH, indent: str = "  ") -> list[str]:
     """One prose line of a text board cut into code-block lines of at most ``width``
     characters (later lines indented); parts joined with :func:`nowrap` stay together."""

@@ -4,17 +4,13 @@ every line of every text board fits a phone's code block.
 Positions come from the engines (seeded random legal actions), then are stretched where a
 real game rarely goes: 0 to 6 dice in a Farkle roll, every Event face, 32-letter names made of
 wide letters. The renderers draw through render.canvas.Canvas, which records each text's box.
-
-    PYTHONPATH=$PWD python -m tests.engine.test_render_layout   # writes docs/images/*.png
 """
 
 from __future__ import annotations
 
 import copy
 import random
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -156,13 +152,16 @@ def test_farkle_battle_picture_shows_the_stakes() -> None:
 
 
 def test_farkle_text_keeps_a_name_with_its_army() -> None:
-    view = farkle_views(4)[0]
-    names = {"p1": "dave", "p2": "Bob the Brave", "p3": "al", "p4": "x y z"}
-    rows = [line for line in render_text("farkle", view, names).splitlines() if "item" in line]
-    assert len(rows) == 4
-    for row in rows:  # a phone wraps at spaces: none between the name and the army
-        head = row.split(" ")[0] if not row.startswith(" ") else row[1:].split(" ")[0]
-        assert any(ch.isdigit() for ch in head), row
+    """A phone wraps a long code line at a space: never between a name and its army."""
+    view = copy.deepcopy(farkle_views(4)[0])
+    view["armies"] = {"p1": 40, "p2": 5200, "p3": 0, "p4": 1250}
+    names = {"p1": "dave", "p2": "Bob the Bold", "p3": "al", "p4": "x y z"}
+    text = render_text("farkle", view, names)
+    for pid, army in view["armies"].items():
+        last_word = names[pid].split(" ")[-1]
+        [row] = [line for line in text.splitlines() if f"{army:,}" in line and last_word in line]
+        unbreakable = [part for part in row.split(" ") if f"{army:,}" in part]
+        assert unbreakable and last_word in unbreakable[0], row
 
 
 # -- The Nine Sons of the Dragon ---------------------------------------------------------------
@@ -244,32 +243,3 @@ def test_flagon_setup_shows_no_empty_reputation() -> None:
     texts = [t.text for t in flagon.draw(game.view(None), {}).texts]
     assert not any(t.rstrip(" —:").endswith("Reputation") for t in texts)
     assert any(t.startswith("Setup:") for t in texts)
-
-
-# -- pictures for the documentation -----------------------------------------------------------
-
-
-def write_doc_images(folder: Path) -> list[Path]:
-    """One mid-game board of each game, for README.md."""
-    folder.mkdir(parents=True, exist_ok=True)
-    boards = {
-        "farkle": list(playthrough("farkle", 3, 11, 60))[-1],
-        "ninesons": list(playthrough("ninesons", 2, 4, 23))[-1],
-        "flagon": list(playthrough("flagon", 3, 5, 90))[-1],
-    }
-    written = []
-    from render import render_png
-
-    for kind, game in boards.items():
-        png = render_png(kind, game.view(None), names_for(game.players, False))
-        assert png is not None
-        path = folder / f"{kind}.png"
-        path.write_bytes(png)
-        written.append(path)
-    return written
-
-
-if __name__ == "__main__":
-    root = Path(__file__).resolve().parents[2]
-    for path in write_doc_images(Path(sys.argv[1]) if len(sys.argv) > 1 else root / "docs" / "images"):
-        print(path)
