@@ -233,7 +233,7 @@ def _armies(c: Canvas, view: dict[str, Any], names: dict[str, str], box: Box) ->
     bx = x0 + 10 + name_w + 8
     bw = x1 - bx - 16 - 5 * 9  # room for five item cards
     kx = bx + int(bw * keep / top)
-    c.text((kx, y0 + 4), f"{keep:,} to fight", font(13, True), GOLD, anchor="ma")
+    c.text((kx, y0 + 4), f"{keep:,} to fight", font(15, True), GOLD, anchor="ma")
     rows_top = y0 + 24
     row = min(40, (y1 - rows_top - 4) // len(players))
     c.draw.line((kx, rows_top - 2, kx, rows_top + row * len(players)), fill=GOLD, width=2)
@@ -242,13 +242,13 @@ def _armies(c: Canvas, view: dict[str, Any], names: dict[str, str], box: Box) ->
         mid = y + row // 2
         cur = pid == view["current"]
         label = ("▶ " if cur else "") + names.get(pid, pid)
-        c.text((x0 + 10, mid), label, font(16, cur), INK if cur else MUTED, anchor="lm", width=name_w)
+        c.text((x0 + 10, mid), label, font(18, cur), INK if cur else MUTED, anchor="lm", width=name_w)
         army = view["armies"][pid]
         colour = PLAYER_COLOURS[i % len(PLAYER_COLOURS)]
         c.draw.rectangle((bx, mid - 11, bx + bw, mid + 11), fill=BAR_BG)
         c.draw.rectangle((bx, mid - 11, bx + max(2, int(bw * army / top)), mid + 11), fill=colour)
         c.draw.line((kx, mid - 13, kx, mid + 13), fill=GOLD, width=2)
-        c.text((bx + 6, mid), f"{army:,}", font(15, True), INK, anchor="lm")
+        c.text((bx + 6, mid), f"{army:,}", font(16, True), INK, anchor="lm")
         n = view["item_counts"][pid] + view["pending_counts"][pid]
         for k in range(min(n, 5)):  # face-down Magic Items
             ix = bx + bw + 8 + k * 9
@@ -259,18 +259,18 @@ def _dice_rows(c: Canvas, view: dict[str, Any], y: int) -> None:
     """The roll (or the dice left from it), the Event die in its fixed place, the dice set aside."""
     roll = view.get("roll")
     label = "roll" if view["phase"] in ("roll", "battle") else "dice left"
-    c.text((20, y), label, font(14), MUTED)
+    c.text((20, y), label, font(16), MUTED)
     x = 20
     for v in roll or []:
         c.image.paste(_die_tile(v, DICE, DIE), (x, y + 20))
         x += DICE + 6
     if roll is not None:
         face = EVENT_LABEL.get(view.get("event") or "", "")
-        c.text((EVENT_X, y), "event", font(14), ORANGE)
+        c.text((EVENT_X, y), "event", font(16), ORANGE)
         c.image.paste(_event_tile(view.get("event"), DICE), (EVENT_X, y + 20))
-        c.text((EVENT_X + DICE // 2, y + DICE + 24), face, font(13, True), ORANGE, anchor="ma")
+        c.text((EVENT_X + DICE // 2, y + DICE + 24), face, font(15, True), ORANGE, anchor="ma")
     aside = view.get("set_aside") or []
-    c.text((ASIDE_X, y), "set aside", font(14), MUTED)
+    c.text((ASIDE_X, y), "set aside", font(16), MUTED)
     for k, v in enumerate(aside[:12]):
         col, line = k % 6, k // 6
         c.image.paste(_die_tile(v, ASIDE, DIE_ASIDE), (ASIDE_X + col * (ASIDE + 4), y + 20 + line * (ASIDE + 4)))
@@ -279,8 +279,8 @@ def _dice_rows(c: Canvas, view: dict[str, Any], y: int) -> None:
 def _status(c: Canvas, view: dict[str, Any], names: dict[str, str], y: int) -> None:
     waiting = ", ".join(names.get(p, p) for p in view["to_act"])
     hint = PHASE_HINT.get(view["phase"], "")
-    line = fit_name(f"Waiting for {{}}: {hint}", waiting, font(15), W - 40)
-    c.text((20, y), line, font(15), MUTED, anchor="ls", width=W - 40)
+    line = fit_name(f"Waiting for {{}}: {hint}", waiting, font(16), W - 40)
+    c.text((20, y), line, font(16), MUTED, anchor="ls", width=W - 40)
 
 
 def _turn_panel(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
@@ -314,7 +314,7 @@ def _turn_panel(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
 def _damage_track(c: Canvas, dmg: int, hp: int) -> None:
     """The damage counters in a column right of the battling dragon."""
     x = 340
-    c.text((x, TOP + 12), "damage", font(14, True), INK, anchor="ma")
+    c.text((x, TOP + 12), "damage", font(16, True), INK, anchor="ma")
     for i in range(hp):
         _counters(c.draw, x, TOP + 54 + i * 44, 1 if i < dmg else 0, 1, 17)
     c.text((x, SPLIT - 28), f"{dmg} / {hp}", font(18, True), RED if dmg else INK, anchor="ma")
@@ -328,19 +328,19 @@ def _battle(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
     _damage_track(c, dmg, hp)
     x0, x1 = 400, W - 20
     c.text((x0, TOP + 8), "FINAL BATTLE", font(20, True), RED)
-    attacks = fit_name("{} attacks", names.get(actor, actor), font(16, True), x1 - x0)
-    c.text((x0, TOP + 36), attacks, font(16, True), INK, width=x1 - x0)
-    c.text((x0, TOP + 58), f"army {view['armies'][actor]:,}", font(22, True), GOLD)
+    attacks = fit_name("{} attacks", names.get(actor, actor), font(18, True), x1 - x0)
+    c.text((x0, TOP + 34), attacks, font(18, True), INK, width=x1 - x0)
+    c.text((x0, TOP + 60), f"army {view['armies'][actor]:,}", font(22, True), GOLD)
     left = hp - dmg
     stake = f"{left} more damage wins the game" + ("!" if left == 1 else "")
-    c.text((x0, TOP + 90), stake, font(15, True), INK, width=x1 - x0)
+    c.text((x0, TOP + 90), stake, font(16, True), INK, width=x1 - x0)
     y = TOP + 116
     for pid in (p for p in view["players"] if p != actor):  # the rivals' armies, for the stakes
-        c.text((x0, y), names.get(pid, pid), font(14), MUTED, width=x1 - x0 - 80)
-        c.text((x1, y), f"{view['armies'][pid]:,}", font(14), MUTED, anchor="ra")
-        y += 18
+        c.text((x0, y), names.get(pid, pid), font(15), MUTED, width=x1 - x0 - 80)
+        c.text((x1, y), f"{view['armies'][pid]:,}", font(15), MUTED, anchor="ra")
+        y += 19
     c.text((20, BOTTOM - 40), "Scoring dice cost soldiers; a Farkle (Blank, nothing scores) heals the dragon.",
-           font(14), MUTED, width=W - 40)
+           font(15), MUTED, width=W - 40)
     _dice_rows(c, view, SPLIT + 10)
     _status(c, view, names, BOTTOM - 10)
 
@@ -405,7 +405,7 @@ def draw(view: dict[str, Any], names: dict[str, str]) -> Canvas:
     title = "Dragon Farkle"
     c.text((16, 10), title, font(22, True), GOLD)
     rounds = f"round {view['round']}" + (f" of {view['max_rounds']}" if view.get("max_rounds") else "")
-    c.text((W - 16, 14), rounds, font(15), MUTED, anchor="ra")
+    c.text((W - 16, 14), rounds, font(16), MUTED, anchor="ra")
     if battle:
         if view["phase"] == "over":
             _damage_track(c, 3, 3)
@@ -416,7 +416,7 @@ def draw(view: dict[str, Any], names: dict[str, str]) -> Canvas:
         return c
     _armies(c, view, names, (8, TOP, PLAYERS_RIGHT, SPLIT - 8))
     _counters(c.draw, (PLAYERS_RIGHT + W) // 2, SPLIT - 52, 0, 3, 12)
-    c.text(((PLAYERS_RIGHT + W) // 2, SPLIT - 30), "The dragon sleeps", font(14), MUTED, anchor="ma")
+    c.text(((PLAYERS_RIGHT + W) // 2, SPLIT - 30), "The dragon sleeps", font(16), MUTED, anchor="ma")
     if view["phase"] == "over":
         _game_over(c, view, names)
     else:
