@@ -232,13 +232,16 @@ def _coordinates(c: Canvas) -> None:
         c.text((BOARD_X - 12, (y0 + y1) / 2 - 20), row, f, MUTED, anchor="mm")
 
 
-def _card(c: Canvas, slot: dict[str, Any]) -> None:
+def _card_origin(slot: dict[str, Any]) -> tuple[int, int]:
     k = int(slot["slot"][1:]) - 1
-    x0 = BOARD_X + (k % 2) * (CARD_W + GAP)
-    y0 = BOARD_Y + (k // 2) * (CARD_H + GAP)
+    return BOARD_X + (k % 2) * (CARD_W + GAP), BOARD_Y + (k // 2) * (CARD_H + GAP)
+
+
+def _card(c: Canvas, slot: dict[str, Any]) -> None:
+    """A card's face without its texts (drawn after the path of the last move, over it)."""
+    x0, y0 = _card_origin(slot)
     if slot["hole"]:
         c.draw.rounded_rectangle((x0, y0, x0 + CARD_W, y0 + CARD_H), radius=10, fill=HOLE, outline=(180, 180, 180))
-        c.text((x0 + CARD_W / 2, y0 + 40), f"{slot['slot']}: hole", font(20, True), MUTED, anchor="mm")
         return
     card = slot["card"]
     edge = CARD_EDGE.get(card["colour"], INK)
@@ -246,27 +249,31 @@ def _card(c: Canvas, slot: dict[str, Any]) -> None:
         (x0, y0, x0 + CARD_W, y0 + CARD_H), radius=10, fill=CARD_BG.get(card["colour"], (230, 230, 230)),
         outline=edge, width=4,
     )
+    mid = x0 + CARD_W // 2
+    c.draw.line((mid, y0 + CELL_TOP, mid, y0 + CARD_H - 8), fill=edge, width=2)
+
+
+def _card_texts(c: Canvas, slot: dict[str, Any]) -> None:
+    """Name, points and taming condition."""
+    x0, y0 = _card_origin(slot)
+    if slot["hole"]:
+        c.text((x0 + CARD_W / 2, y0 + 40), f"{slot['slot']}: hole", font(20, True), MUTED, anchor="mm")
+        return
+    card = slot["card"]
+    edge = CARD_EDGE.get(card["colour"], INK)
     points = c.text((x0 + CARD_W - 10, y0 + 8), f"{card['points']:+d}", font(22, True), edge, anchor="ra")
     c.text((x0 + 10, y0 + 8), f"{slot['slot']} {card['name']}", font(22, True), INK, width=points[0] - x0 - 18)
     caption = _condition(card)
     f = fit_font(caption, (20, 19, 18), CARD_W - 20, condensed=True)
     c.text((x0 + 10, y0 + 36), caption, f, edge, width=CARD_W - 20)
-    mid = x0 + CARD_W // 2
-    c.draw.line((mid, y0 + CELL_TOP, mid, y0 + CARD_H - 8), fill=edge, width=2)
 
 
-def _cells(c: Canvas, view: dict[str, Any], last: list[str]) -> None:
-    for cell in view["cells"]:
-        if not cell["exists"]:
-            continue
-        x0, y0, x1, y1 = _cell_box(cell["cell"])
-        if cell["cell"] in last:
-            c.draw.rounded_rectangle((x0 + 4, y0 - 2, x1 - 4, y1 - 4), radius=8, outline=HILITE, width=4)
-        # dice bottom -> top, drawn upwards, each a little to the right of the one below
-        cx = (x0 + x1) // 2 - DIE // 2 - 8
-        for j, (owner, value) in enumerate(cell["stack"]):
-            _die(c, cx + j * 8, y1 - 8 - DIE - j * STEP, _seat(view, owner), value)
-    if len(last) > 1:  # the path of the last move, from cell centre to cell centre
+def _last_move(c: Canvas, last: list[str]) -> None:
+    """The cells of the last move outlined, and its path from cell to cell."""
+    for name in last:
+        x0, y0, x1, y1 = _cell_box(name)
+        c.draw.rounded_rectangle((x0 + 4, y0 - 2, x1 - 4, y1 - 4), radius=8, outline=HILITE, width=4)
+    if len(last) > 1:
         pts = []
         for name in last:
             x0, y0, x1, y1 = _cell_box(name)
@@ -274,6 +281,17 @@ def _cells(c: Canvas, view: dict[str, Any], last: list[str]) -> None:
         c.draw.line(pts, fill=HILITE, width=5)
         for p in pts[1:]:
             c.draw.ellipse((p[0] - 6, p[1] - 6, p[0] + 6, p[1] + 6), fill=HILITE)
+
+
+def _cells(c: Canvas, view: dict[str, Any]) -> None:
+    for cell in view["cells"]:
+        if not cell["exists"]:
+            continue
+        x0, y0, x1, y1 = _cell_box(cell["cell"])
+        # dice bottom -> top, drawn upwards, each a little to the right of the one below
+        cx = (x0 + x1) // 2 - DIE // 2 - 8
+        for j, (owner, value) in enumerate(cell["stack"]):
+            _die(c, cx + j * 8, y1 - 8 - DIE - j * STEP, _seat(view, owner), value)
 
 
 def _footer(c: Canvas, view: dict[str, Any], names: dict[str, str] | None) -> None:
@@ -315,7 +333,11 @@ def draw(view: dict[str, Any], names: dict[str, str] | None = None) -> Canvas:
     _coordinates(c)
     for slot in view["slots"]:
         _card(c, slot)
-    _cells(c, view, (view.get("last_action") or {}).get("cells") or [])
+    exists = {cell["cell"] for cell in view["cells"] if cell["exists"]}
+    _last_move(c, [name for name in (view.get("last_action") or {}).get("cells") or [] if name in exists])
+    for slot in view["slots"]:  # texts over the path, dice over everything
+        _card_texts(c, slot)
+    _cells(c, view)
     _footer(c, view, names)
     return c
 
