@@ -17,6 +17,7 @@ import pytest
 
 from engine import registry
 from engine.base import Game
+from engine.ninesons import NineSonsGame
 from render import farkle, flagon, ninesons, render_text
 from render.canvas import Canvas, outside, overlapping
 from render.text import CODE_WIDTH, FENCE
@@ -173,7 +174,14 @@ def ninesons_views() -> list[dict]:
         views += distinct_views(
             "ninesons", 2, seed, 200, lambda v: (v["ply"] // 8, v["is_over"], bool(v["pending"]))
         )
-    return views
+    # A move that makes two cards tameable at once: two 3-stacks, and a choice pending.
+    game = NineSonsGame.from_position(
+        ["p1", "p2"],
+        {"b2": "A3 A5", "b1": "B1 B2", "c1": "B3 B4"},
+        slots=["QiuNiu", "ChiWen", "BiAn", "FuXi", "SuanNi", None],
+    )
+    game.play("p1", "b2-b1-c1")
+    return [*views, game.view(None)]
 
 
 @pytest.mark.parametrize("wide", [False, True])
@@ -181,6 +189,7 @@ def test_ninesons_board_texts_never_overlap(wide: bool) -> None:
     views = ninesons_views()
     assert any(v["is_over"] for v in views) and any(v["ply"] == 0 for v in views)
     assert any(any(len(c["stack"]) == 3 for c in v["cells"]) for v in views)  # tall stacks drawn
+    assert any(v["pending"] for v in views)
     for view in views:
         names = names_for(view["players"], wide)
         assert_layout(ninesons.draw(view, names), f"ninesons ply {view['ply']}")
