@@ -510,7 +510,7 @@ def _draw_track(cv: Canvas, view: dict[str, Any]) -> None:
 
 
 def _draw_panel(cv: Canvas, view: dict[str, Any], names: dict[str, str], top: int) -> None:
-    f, fb, fs = font(16), font(16, True), font(13)
+    f, fb, fs = font(17), font(17, True), font(15)
     y = top + 8
     teams = view.get("teams")
     scores = view.get("scores") or {}
@@ -519,8 +519,8 @@ def _draw_panel(cv: Canvas, view: dict[str, Any], names: dict[str, str], top: in
         _token(cv, c["id"], 10, y + 2, 24)
         owner = names.get(c["owner"], c["owner"])
         team = f" · team {c['team']}" if c.get("team") else ""
-        cv.text((42, y + 4), c["name"], fb, LIGHT, width=140)
-        cv.text((190, y + 6), f"{owner}{team}", fs, (220, 210, 190), width=130)
+        cv.text((42, y + 3), c["name"], fb, LIGHT, width=150)
+        cv.text((200, y + 5), f"{owner}{team}", fs, (220, 210, 190), width=134)
         state = [f"time {c['token']} · {_ordinal(c['stack'] + 1)} in stack"]
         if c["prone"]:
             state.append("prone")
@@ -531,7 +531,7 @@ def _draw_panel(cv: Canvas, view: dict[str, Any], names: dict[str, str], top: in
         if c["statuses"]:
             state.append(", ".join(f"{s['name']}→{s['until']}" for s in c["statuses"]))
         rep = cv.text((SIDE - 12, y + 3), f"{c['rep']}", fb, GOLD, anchor="ra")
-        cv.text((330, y + 6), " · ".join(state), fs, (200, 230, 255), width=rep[0] - 330 - 10)
+        cv.text((344, y + 6), " · ".join(state), font(14), (200, 230, 255), width=rep[0] - 344 - 10)
         y += PANEL_ROW
     cv.draw.line((10, y + 3, SIDE - 10, y + 3), fill=(120, 100, 80))
     y += 10
