@@ -4,7 +4,8 @@ a :class:`Canvas` that remembers where every piece of text went.
 The remembered boxes are how the layout is checked: a board is drawn at its extremes (six dice,
 eight characters, 32-letter names) and no two texts may overlap or leave the picture
 (tests/engine/test_render_layout.py). Measuring costs a few microseconds per text, so the
-product draws through the same Canvas the tests read, with no switch between the two.
+product draws through the same Canvas the tests read, with no switch between the two; texts are
+rendered once and cached as masks, which makes a board cheaper to draw than with ImageDraw.text.
 """
 
 from __future__ import annotations
@@ -81,12 +82,15 @@ def fit_font(
     return font(sizes[-1], bold, condensed)
 
 
-@lru_cache(maxsize=4096)
-def _extent(text: str, f: Font, anchor: str) -> Box:
-    """The box of ``text`` drawn at (0, 0), cached: boards repeat most of their texts (labels,
-    names, numbers), and measuring costs a third of drawing."""
-    left, top, right, bottom = f.getbbox(text, anchor=anchor)
-    return int(left), int(top), int(right) + 1, int(bottom) + 1
+@lru_cache(maxsize=2048)
+def _glyphs(text: str, f: Font, anchor: str) -> tuple[Image.Image, Box]:
+    """``text`` rendered once as an alpha mask, with its box when drawn at (0, 0). Boards repeat
+    most of their texts (labels, names, numbers) and rendering the glyphs is most of the cost
+    of drawing a board; pasting a cached mask is nearly free."""
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+    return mask, (left, top, right, bottom)
 
 
 @dataclass(frozen=True)
@@ -122,10 +126,10 @@ class Canvas:
         """Draw ``text`` (cut to ``width`` pixels if given) and remember its box."""
         if width is not None:
             text = fit_text(text, f, width)
-        left, top, right, bottom = _extent(text, f, anchor)
-        x, y = int(xy[0]), int(xy[1])
+        mask, (left, top, right, bottom) = _glyphs(text, f, anchor)
+        x, y = round(xy[0]), round(xy[1])
         box = (x + left, y + top, x + right, y + bottom)
-        self.draw.text(xy, text, font=f, fill=fill, anchor=anchor)
+        self.image.paste(fill, (box[0], box[1]), mask)
         if text.strip():
             self.texts.append(TextBox(text, box, int(getattr(f, "size", 0))))
         return box
