@@ -225,7 +225,16 @@ def flagon_views(players: int, **options: Any) -> list[dict]:
     )
 
 
-FLAGON_CASES = [(2, {}), (3, {"cookies": "with"}), (4, {"team": True}), (5, {}), (8, {"extended": True})]
+FLAGON_CASES = [
+    (2, {}),
+    (3, {"cookies": "with"}),
+    (4, {"team": True}),
+    (5, {}),
+    (6, {"late_night": True}),
+    (7, {}),
+    (8, {"extended": True}),
+    (8, {"team": True, "cookies": "with"}),
+]
 
 
 @pytest.mark.parametrize(("players", "options"), FLAGON_CASES)
