@@ -113,7 +113,7 @@ def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fe
         if not slot["hole"]:
             cond, card_name = _condition(slot["card"]), slot["card"]["name"]
             rules[cond] = f"{rules[cond]}/{card_name}" if cond in rules else card_name
-    lines.append("A 3-dice stack tames a card, if:")
+    lines.append("Taming (a 3-dice stack on the card):")
     for cond, cards in rules.items():
         lines.append(f" {cards}: {cond}")
     deck = view["deck"]
