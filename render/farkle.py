@@ -11,9 +11,12 @@ import io
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from render import register
+from render.canvas import Box, Canvas, Colour, fit_name, fit_text, font
+from render.dragon import dragon_head, dragon_sprite
+from render.text import CODE_WIDTH, fill_names, with_score, wrap_code
 
 EVENT_LABEL = {"blank": "Blank", "dragon": "DRAGON", "rally": "RALLY"}
 ACTION_LABEL = {"recruit": "Recruit", "brawl": "Brawl", "battle": "Final Battle"}
@@ -63,15 +66,19 @@ def render_text(view: dict[str, Any], names: dict[str, str]) -> str:
         if cursed:
             item_txt += f" ({cursed} cursed)"
         keep = "*" if army >= view["keep_min_army"] else " "
-        lines.append(f"{mark}{_name(names, pid):<12} {army:>6,}{keep} {item_txt}")
+        # the padding is unbreakable: a phone wraps a long code line at a space, and must not
+        # part a name from its army ("dave" / "40")
+        name = _name(names, pid)
+        lines.append(f"{mark}{with_score(name, ' ' * (11 - len(name)) + f'{army:>6,}{keep}')} {item_txt}")
         lines.append(f"   {view['companions'][pid]['name']}")
     lines.append(f"(* = {view['keep_min_army']:,}+: may fight the dragon)")
+    table = len(lines)
     lines.append("")
     if view["phase"] == "over":
         if view.get("winner"):
             lines.append(f"{_name(names, view['winner'])} slew the dragon!")
         else:
-            lines.append(f"Game over: {view.get('end_reason') or ''}")
+            lines.append(f"Game over: {fill_names(view.get('end_reason') or '', names)}")
     else:
         act = ACTION_LABEL.get(view["action"] or "", "")
         turn = f"Turn: {_name(names, cur)}"
@@ -96,13 +103,15 @@ def render_text(view: dict[str, Any], names: dict[str, str]) -> str:
         if view.get("battle"):
             dmg, hp = view["battle"]["damage"], view["battle"]["hp"]
             lines.append(f"Dragon: {'X' * dmg}{'o' * max(0, hp - dmg)} ({dmg}/{hp} damage)")
+            lines.append(f"{hp - dmg} more damage this turn slays it; a Farkle heals it")
         waiting = ", ".join(_name(names, p) for p in view["to_act"])
         hint = PHASE_HINT.get(view["phase"], "")
         if view["action"] == "battle" and view["phase"] == "roll":
             hint = "resolve the roll"  # what the board's button says (the dice are not set aside)
         if waiting:
             lines.append(f"Waiting for {waiting}: {hint}")
-    body = "\n".join(lines)
+    wrapped = lines[:table] + [part for line in lines[table:] for part in wrap_code(line, CODE_WIDTH)]
+    body = "\n".join(wrapped)
     extra = ""
     if view.get("my_items") is not None:
         mine = [i["name"] for i in view["my_items"]] + [
@@ -118,16 +127,25 @@ def render_text(view: dict[str, Any], names: dict[str, str]) -> str:
 W, H = 720, 400
 BG = (36, 30, 40)
 PANEL = (54, 46, 60)
+BAR_BG = (74, 66, 82)
 INK = (240, 232, 220)
-MUTED = (170, 160, 150)
-GOLD = (230, 180, 60)
+MUTED = (184, 174, 164)
+GOLD = (232, 184, 64)
 RED = (205, 60, 50)
-GREEN = (90, 170, 90)
+GREEN = (120, 200, 110)
 DIE = (250, 246, 236)
 DIE_ASIDE = (200, 196, 186)
 PIP = (30, 30, 30)
 ORANGE = (240, 130, 40)
+ITEM = (120, 90, 160)
+BATTLE_SKY = (70, 34, 38)
 PLAYER_COLOURS = [(80, 140, 220), (220, 90, 90), (90, 180, 110), (200, 160, 60), (170, 110, 200)]
+
+TOP, SPLIT, BOTTOM = 44, 244, H - 8  # the two rows of panels
+PLAYERS_RIGHT = 500  # the players panel; the dragon's panel is right of it
+DICE, ASIDE = 46, 34  # die sizes: the roll, the dice set aside
+EVENT_X = 20 + 6 * (DICE + 6) + 14  # the Event die keeps its place whatever the number of dice
+ASIDE_X = EVENT_X + DICE + 36
 
 PIPS = {
     1: [(0.5, 0.5)],
@@ -139,20 +157,7 @@ PIPS = {
 }
 
 
-@lru_cache(maxsize=8)
-def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    path = (
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
-        if bold
-        else "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-    )
-    try:
-        return ImageFont.truetype(path, size)
-    except OSError:
-        return ImageFont.load_default(size=size)
-
-
-def _die(d: ImageDraw.ImageDraw, x: int, y: int, size: int, value: int, fill: tuple[int, int, int]) -> None:
+def _die(d: ImageDraw.ImageDraw, x: int, y: int, size: int, value: int, fill: Colour) -> None:
     d.rounded_rectangle((x, y, x + size, y + size), radius=size // 6, fill=fill, outline=(0, 0, 0), width=2)
     r = max(2, size // 11)
     for px, py in PIPS[value]:
@@ -162,46 +167,18 @@ def _die(d: ImageDraw.ImageDraw, x: int, y: int, size: int, value: int, fill: tu
 
 def _event_die(d: ImageDraw.ImageDraw, x: int, y: int, size: int, face: str | None) -> None:
     d.rounded_rectangle((x, y, x + size, y + size), radius=size // 6, fill=ORANGE, outline=(0, 0, 0), width=2)
-    cx, cy = x + size / 2, y + size / 2
-    if face == "dragon":  # a dragon head: snout triangle with an eye
-        d.polygon([(x + 8, cy + 10), (x + size - 8, cy - 2), (x + 12, cy - 12)], fill=RED, outline=(60, 0, 0))
-        d.polygon([(x + 14, cy - 10), (x + 20, y + 6), (x + 24, cy - 8)], fill=RED)
-        d.ellipse((x + 16, cy - 8, x + 22, cy - 2), fill=(255, 230, 80))
+    if face == "dragon":
+        head = dragon_head(size - 8)
+        d._image.paste(head, (x + 4, y + 4 + (size - 8 - head.height) // 2), head)  # type: ignore[attr-defined]
     elif face == "rally":  # crossed axes
         d.line((x + 9, y + 9, x + size - 9, y + size - 9), fill=(40, 30, 20), width=4)
         d.line((x + size - 9, y + 9, x + 9, y + size - 9), fill=(40, 30, 20), width=4)
         d.pieslice((x + 4, y + 4, x + 20, y + 20), 180, 360, fill=(220, 220, 230))
         d.pieslice((x + size - 20, y + 4, x + size - 4, y + 20), 180, 360, fill=(220, 220, 230))
-    elif face is None:
-        d.text((cx, cy), "?", font=_font(size // 2, True), fill=(60, 40, 20), anchor="mm")
-
-
-def _dragon_body(d: ImageDraw.ImageDraw, x: int, y: int, active: bool) -> None:
-    body = (150, 50, 45) if active else (110, 60, 60)
-    d.ellipse((x + 20, y + 40, x + 120, y + 100), fill=body)  # body
-    d.polygon(
-        [(x + 100, y + 60), (x + 150, y + 20), (x + 175, y + 35), (x + 130, y + 70)], fill=body
-    )  # neck/head
-    d.ellipse((x + 158, y + 26, x + 164, y + 32), fill=(255, 220, 60))
-    d.polygon([(x + 45, y + 45), (x + 70, y + 5), (x + 90, y + 45)], fill=(120, 35, 35))  # wing
-    d.polygon([(x + 25, y + 75), (x - 5, y + 95), (x + 30, y + 90)], fill=body)  # tail
-
-
-def _counters(d: ImageDraw.ImageDraw, x: int, y: int, damage: int, hp: int) -> None:
-    for i in range(hp):
-        cx = x + 40 + i * 34
-        cy = y + 118
-        hit = i < damage
-        d.ellipse(
-            (cx - 13, cy - 13, cx + 13, cy + 13), fill=RED if hit else (90, 90, 100), outline=INK, width=2
-        )
-        if hit:
-            d.line((cx - 7, cy - 7, cx + 7, cy + 7), fill=INK, width=3)
-            d.line((cx + 7, cy - 7, cx - 7, cy + 7), fill=INK, width=3)
 
 
 @lru_cache(maxsize=64)
-def _die_tile(value: int, size: int, fill: tuple[int, int, int]) -> Image.Image:
+def _die_tile(value: int, size: int, fill: Colour) -> Image.Image:
     tile = Image.new("RGB", (size + 1, size + 1), PANEL)
     _die(ImageDraw.Draw(tile), 0, 0, size, value, fill)
     return tile
@@ -214,17 +191,172 @@ def _event_tile(face: str | None, size: int) -> Image.Image:
     return tile
 
 
-@lru_cache(maxsize=16)
-def _background(n_players: int, active: bool) -> Image.Image:
+def _counters(d: ImageDraw.ImageDraw, cx: int, cy: int, damage: int, hp: int, r: int) -> None:
+    """The dragon's damage counters centred on (cx, cy): red with a cross once hit."""
+    gap = 2 * r + r // 2
+    x0 = cx - (hp - 1) * gap // 2
+    for i in range(hp):
+        x = x0 + i * gap
+        hit = i < damage
+        d.ellipse((x - r, cy - r, x + r, cy + r), fill=RED if hit else (90, 90, 100), outline=INK, width=2)
+        if hit:
+            k = r * 6 // 10
+            d.line((x - k, cy - k, x + k, cy + k), fill=INK, width=max(2, r // 4))
+            d.line((x + k, cy - k, x - k, cy + k), fill=INK, width=max(2, r // 4))
+
+
+@lru_cache(maxsize=4)
+def _background(battle: bool, slain: bool = False) -> Image.Image:
     """Everything that does not depend on the game state, drawn once (speed: see bench)."""
     img = Image.new("RGB", (W, H), BG)
     d = ImageDraw.Draw(img)
-    d.text((16, 10), "Dragon Farkle", font=_font(20, True), fill=GOLD)
-    d.rounded_rectangle((8, 40, 500, 50 + 30 * n_players + 16), radius=8, fill=PANEL)
-    d.rounded_rectangle((512, 40, W - 8, 210), radius=8, fill=PANEL)
-    _dragon_body(d, 520, 48, active)
-    d.rounded_rectangle((8, 220, W - 8, H - 8), radius=8, fill=PANEL)
+    if battle:
+        d.rounded_rectangle((8, TOP, 380, SPLIT - 8), radius=8, fill=BATTLE_SKY)
+        d.line((304, TOP + 10, 304, SPLIT - 18), fill=(110, 60, 64), width=1)
+        d.rounded_rectangle((388, TOP, W - 8, SPLIT - 8), radius=8, fill=PANEL)
+        sprite = dragon_sprite(284, not slain)  # a slain dragon: dimmed, eyes shut, no fire
+        img.paste(sprite, (14, TOP + 18), sprite)
+    else:
+        d.rounded_rectangle((8, TOP, PLAYERS_RIGHT, SPLIT - 8), radius=8, fill=PANEL)
+        d.rounded_rectangle((PLAYERS_RIGHT + 12, TOP, W - 8, SPLIT - 8), radius=8, fill=PANEL)
+        sprite = dragon_sprite(180, False)
+        img.paste(sprite, (PLAYERS_RIGHT + 16, TOP + 6), sprite)
+    d.rounded_rectangle((8, SPLIT, W - 8, BOTTOM), radius=8, fill=PANEL)
     return img
+
+
+def _armies(c: Canvas, view: dict[str, Any], names: dict[str, str], box: Box) -> None:
+    """One bar per player toward the Keep threshold (5,000), the current player marked."""
+    x0, y0, x1, y1 = box
+    keep = view["keep_min_army"]
+    top = max([keep * 1.2, *[a * 1.05 for a in view["armies"].values()]])
+    players = view["players"]
+    name_w = (x1 - x0) * 30 // 100
+    bx = x0 + 10 + name_w + 8
+    bw = x1 - bx - 16 - 5 * 9  # room for five item cards
+    kx = bx + int(bw * keep / top)
+    c.text((kx, y0 + 4), f"{keep:,} to fight", font(15, True), GOLD, anchor="ma")
+    rows_top = y0 + 24
+    row = min(40, (y1 - rows_top - 4) // len(players))
+    c.draw.line((kx, rows_top - 2, kx, rows_top + row * len(players)), fill=GOLD, width=2)
+    for i, pid in enumerate(players):
+        y = rows_top + i * row
+        mid = y + row // 2
+        cur = pid == view["current"]
+        label = ("▶ " if cur else "") + names.get(pid, pid)
+        c.text((x0 + 10, mid), label, font(18, cur), INK if cur else MUTED, anchor="lm", width=name_w)
+        army = view["armies"][pid]
+        colour = PLAYER_COLOURS[i % len(PLAYER_COLOURS)]
+        c.draw.rectangle((bx, mid - 11, bx + bw, mid + 11), fill=BAR_BG)
+        c.draw.rectangle((bx, mid - 11, bx + max(2, int(bw * army / top)), mid + 11), fill=colour)
+        c.draw.line((kx, mid - 13, kx, mid + 13), fill=GOLD, width=2)
+        c.text((bx + 6, mid), f"{army:,}", font(16, True), INK, anchor="lm")
+        n = view["item_counts"][pid] + view["pending_counts"][pid]
+        for k in range(min(n, 5)):  # face-down Magic Items
+            ix = bx + bw + 8 + k * 9
+            c.draw.rounded_rectangle((ix, mid - 10, ix + 8, mid + 10), radius=2, fill=ITEM, outline=INK)
+
+
+def _dice_rows(c: Canvas, view: dict[str, Any], y: int) -> None:
+    """The roll (or the dice left from it), the Event die in its fixed place, the dice set aside."""
+    roll = view.get("roll")
+    label = "roll" if view["phase"] in ("roll", "battle") else "dice left"
+    c.text((20, y), label, font(16), MUTED)
+    x = 20
+    for v in roll or []:
+        c.image.paste(_die_tile(v, DICE, DIE), (x, y + 20))
+        x += DICE + 6
+    if roll is not None:
+        face = EVENT_LABEL.get(view.get("event") or "", "")
+        c.text((EVENT_X, y), "event", font(16), ORANGE)
+        c.image.paste(_event_tile(view.get("event"), DICE), (EVENT_X, y + 20))
+        c.text((EVENT_X + DICE // 2, y + DICE + 24), face, font(15, True), ORANGE, anchor="ma")
+    aside = view.get("set_aside") or []
+    c.text((ASIDE_X, y), "set aside", font(16), MUTED)
+    for k, v in enumerate(aside[:12]):
+        col, line = k % 6, k // 6
+        c.image.paste(_die_tile(v, ASIDE, DIE_ASIDE), (ASIDE_X + col * (ASIDE + 4), y + 20 + line * (ASIDE + 4)))
+
+
+def _status(c: Canvas, view: dict[str, Any], names: dict[str, str], y: int) -> None:
+    waiting = ", ".join(names.get(p, p) for p in view["to_act"])
+    hint = PHASE_HINT.get(view["phase"], "")
+    line = fit_name(f"Waiting for {{}}: {hint}", waiting, font(16), W - 40)
+    c.text((20, y), line, font(16), MUTED, anchor="ls", width=W - 40)
+
+
+def _turn_panel(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
+    """The bottom panel outside a battle: who does what, the dice, the running score."""
+    actor, cur = view["actor"], view["current"]
+    right = ""
+    if view["action"] == "brawl":
+        rival = names.get(view["defender"], view["defender"])
+        line = f"Brawl: {fit_text(names.get(cur, cur), font(18, True), 150)} vs {fit_text(rival, font(18, True), 150)}"
+        if view.get("attack_score") is not None:
+            right = f"to beat {view['attack_score']:,} · defence {view['turn_total']:,}"
+        else:
+            right = f"attack {view['turn_total']:,}"
+    elif view["action"] == "recruit":
+        line = fit_name("{} recruits", names.get(actor, actor), font(18, True), W - 40 - 200)
+        right = f"turn total {view['turn_total']:,}"
+    else:
+        line = fit_name("{} chooses an action", names.get(cur, cur), font(18, True), W - 40)
+    right_box = c.text((W - 20, SPLIT + 10), right, font(18, True), GREEN, anchor="ra") if right else None
+    room = (right_box[0] if right_box else W - 20) - 20 - 16
+    c.text((20, SPLIT + 10), line, font(18, True), INK, width=room)
+    if view.get("roll") is not None or view.get("set_aside"):
+        _dice_rows(c, view, SPLIT + 40)
+    else:  # between turns: no dice on the table, say what the choices are
+        keep = f"{view['keep_min_army']:,}"
+        c.text((20, SPLIT + 50), "Recruit soldiers, Brawl a rival,", font(17), MUTED)
+        c.text((20, SPLIT + 76), f"or attack the dragon with {keep}+ soldiers", font(17), MUTED)
+    _status(c, view, names, BOTTOM - 10)
+
+
+def _damage_track(c: Canvas, dmg: int, hp: int) -> None:
+    """The damage counters in a column right of the battling dragon."""
+    x = 340
+    c.text((x, TOP + 12), "damage", font(16, True), INK, anchor="ma")
+    for i in range(hp):
+        _counters(c.draw, x, TOP + 54 + i * 44, 1 if i < dmg else 0, 1, 17)
+    c.text((x, SPLIT - 28), f"{dmg} / {hp}", font(18, True), RED if dmg else INK, anchor="ma")
+
+
+def _battle(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
+    """The Final Battle: the dragon, its damage, the attacker's army, what is at stake."""
+    battle = view.get("battle") or {"damage": view.get("damage", 0), "hp": 3}
+    dmg, hp = battle["damage"], battle["hp"]
+    actor = view["actor"] or view["current"]
+    _damage_track(c, dmg, hp)
+    x0, x1 = 400, W - 20
+    c.text((x0, TOP + 8), "FINAL BATTLE", font(20, True), RED)
+    attacks = fit_name("{} attacks", names.get(actor, actor), font(18, True), x1 - x0)
+    c.text((x0, TOP + 34), attacks, font(18, True), INK, width=x1 - x0)
+    c.text((x0, TOP + 60), f"army {view['armies'][actor]:,}", font(22, True), GOLD)
+    left = hp - dmg
+    stake = f"{left} more damage wins the game" + ("!" if left == 1 else "")
+    c.text((x0, TOP + 90), stake, font(16, True), INK, width=x1 - x0)
+    y = TOP + 116
+    for pid in (p for p in view["players"] if p != actor):  # the rivals' armies, for the stakes
+        c.text((x0, y), names.get(pid, pid), font(15), MUTED, width=x1 - x0 - 80)
+        c.text((x1, y), f"{view['armies'][pid]:,}", font(15), MUTED, anchor="ra")
+        y += 19
+    c.text((20, BOTTOM - 40), "Scoring dice cost soldiers; a Farkle (Blank, nothing scores) heals the dragon.",
+           font(15), MUTED, width=W - 40)
+    _dice_rows(c, view, SPLIT + 10)
+    _status(c, view, names, BOTTOM - 10)
+
+
+def _game_over(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
+    mid = (SPLIT + BOTTOM) // 2
+    if view.get("winner"):
+        msg = f"{names.get(view['winner'], view['winner'])} slew the dragon!"
+    else:
+        msg = "Game over"
+    c.text((W // 2, mid - 14), msg, font(28, True), GOLD, anchor="mm", width=W - 48)
+    reason = fill_names(view.get("end_reason") or "", names)
+    if reason and not view.get("winner"):
+        c.text((W // 2, mid + 22), reason, font(16), MUTED, anchor="mm", width=W - 48)
 
 
 def _sample_view(n: int, battle: bool, face: str) -> dict[str, Any]:
@@ -235,7 +367,7 @@ def _sample_view(n: int, battle: bool, face: str) -> dict[str, Any]:
         "actor": players[0],
         "defender": players[1] if not battle else None,
         "to_act": [players[0]],
-        "phase": "roll",
+        "phase": "battle" if battle else "roll",
         "action": "battle" if battle else "brawl",
         "armies": {p: 1300 * (i + 1) for i, p in enumerate(players)},
         "item_counts": dict.fromkeys(players, 2),
@@ -258,9 +390,9 @@ def _palette() -> Image.Image:
     colour in use. Mapping onto a fixed palette is several times faster than quantizing
     each frame afresh and halves the PNG size compared with RGB."""
     frames = [
-        _draw(_sample_view(5, True, "dragon"), {}),
-        _draw(_sample_view(5, False, "rally"), {}),
-        _draw(_sample_view(2, False, "blank"), {}),
+        draw(_sample_view(5, True, "dragon"), {}).image,
+        draw(_sample_view(5, False, "rally"), {}).image,
+        draw(_sample_view(2, False, "dragon"), {}).image,
     ]
     sheet = Image.new("RGB", (W, H * len(frames)))
     for i, f in enumerate(frames):
@@ -268,94 +400,35 @@ def _palette() -> Image.Image:
     return sheet.quantize(256, method=Image.Quantize.FASTOCTREE)
 
 
-def _draw(view: dict[str, Any], names: dict[str, str]) -> Image.Image:
-    img = _background(len(view["players"]), bool(view.get("battle"))).copy()
-    d = ImageDraw.Draw(img)
-    f_small, f_med = _font(13), _font(16)
-    d.text((W - 16, 14), f"round {view['round']}", font=f_small, fill=MUTED, anchor="ra")
-
-    # Armies: one bar per player, the Keep threshold marked.
-    keep = view["keep_min_army"]
-    top = max([keep * 1.2, *[a * 1.05 for a in view["armies"].values()]])
-    bx, bw = 150, 330
-    y = 46
-    for i, pid in enumerate(view["players"]):
-        col = PLAYER_COLOURS[i % len(PLAYER_COLOURS)]
-        cur = pid == view["current"]
-        d.text(
-            (18, y + 4),
-            ("▶ " if cur else "  ") + _name(names, pid, 12),
-            font=f_med if cur else f_small,
-            fill=INK if cur else MUTED,
-        )
-        army = view["armies"][pid]
-        d.rectangle((bx, y + 6, bx + bw, y + 22), fill=(70, 62, 76))
-        d.rectangle((bx, y + 6, bx + int(bw * army / top), y + 22), fill=col)
-        d.text((bx + 4, y + 7), f"{army:,}", font=f_small, fill=INK)
-        n = view["item_counts"][pid] + view["pending_counts"][pid]
-        for k in range(min(n, 5)):  # face-down item cards
-            d.rounded_rectangle(
-                (bx + bw + 8 + k * 11, y + 5, bx + bw + 17 + k * 11, y + 23),
-                radius=2,
-                fill=(120, 90, 160),
-                outline=INK,
-            )
-        y += 30
-    kx = bx + int(bw * keep / top)
-    d.line((kx, 44, kx, y + 4), fill=GOLD, width=2)
-    d.text((kx, y + 4), f"{keep:,}", font=f_small, fill=GOLD, anchor="ma")
-
-    # Dragon panel.
-    cur = view["current"]
-    dmg = view["battle"]["damage"] if view.get("battle") else 0
-    _counters(d, 520, 48, dmg, 3 if not view.get("battle") else view["battle"]["hp"])
-    caption = f"Final Battle: {dmg}/3 damage" if view.get("battle") else "The dragon waits"
-    d.text((614, 204), caption, font=f_small, fill=MUTED, anchor="md")
-
-    # Dice area.
-    ty = 220
-    if view["phase"] == "over":
-        msg = f"{_name(names, view['winner'], 20)} slew the dragon!" if view.get("winner") else "Game over"
-        d.text((W // 2, (ty + H) // 2), msg, font=_font(28, True), fill=GOLD, anchor="mm")
-    else:
-        act = ACTION_LABEL.get(view["action"] or "", "choosing an action")
-        if view["action"] == "brawl" and view.get("defender"):
-            line = f"Brawl: {_name(names, cur, 12)} vs {_name(names, view['defender'], 12)}"
-            if view.get("attack_score") is not None:
-                line += f" · attack {view['attack_score']:,} · {_name(names, view['actor'], 12)} defends"
+def draw(view: dict[str, Any], names: dict[str, str]) -> Canvas:
+    """The table as a Canvas (the picture and where each text went)."""
+    battle = view.get("action") == "battle" or (view["phase"] == "over" and bool(view.get("winner")))
+    c = Canvas(_background(battle, slain=battle and view["phase"] == "over").copy())
+    title = "Dragon Farkle"
+    c.text((16, 10), title, font(22, True), GOLD)
+    rounds = f"round {view['round']}" + (f" of {view['max_rounds']}" if view.get("max_rounds") else "")
+    c.text((W - 16, 14), rounds, font(16), MUTED, anchor="ra")
+    if battle:
+        if view["phase"] == "over":
+            _damage_track(c, 3, 3)
+            _armies(c, view, names, (388, TOP, W - 8, SPLIT - 8))
+            _game_over(c, view, names)
         else:
-            line = f"{_name(names, view['actor'], 16)} · {act}"
-        d.text((20, ty + 8), line, font=f_med, fill=INK)
-        if view["action"] in ("recruit", "brawl"):
-            label = "turn total" if view["action"] == "recruit" else "brawl score"
-            d.text((W - 20, ty + 8), f"{label} {view['turn_total']:,}", font=f_med, fill=GREEN, anchor="ra")
-        size = 46
-        x = 20
-        roll = view.get("roll") or []
-        label = "roll" if view["phase"] == "roll" else "dice left from the last roll"
-        d.text((20, ty + 34), label, font=f_small, fill=MUTED)
-        for v in roll:
-            img.paste(_die_tile(v, size, DIE), (x, ty + 52))
-            x += size + 8
-        if view.get("roll") is not None:
-            img.paste(_event_tile(view.get("event"), size), (x + 10, ty + 52))
-            face = EVENT_LABEL.get(view.get("event") or "", "")
-            d.text((x + 10 + size // 2, ty + 34), f"event: {face}", font=f_small, fill=ORANGE, anchor="ma")
-        aside = view.get("set_aside") or []
-        d.text((20, ty + 106), "set aside", font=f_small, fill=MUTED)
-        x = 20
-        for v in aside:
-            img.paste(_die_tile(v, 34, DIE_ASIDE), (x, ty + 124))
-            x += 40
-        waiting = ", ".join(_name(names, p, 12) for p in view["to_act"])
-        d.text((W - 20, H - 20), f"waiting for {waiting}", font=f_small, fill=MUTED, anchor="rs")
-
-    return img
+            _battle(c, view, names)
+        return c
+    _armies(c, view, names, (8, TOP, PLAYERS_RIGHT, SPLIT - 8))
+    _counters(c.draw, (PLAYERS_RIGHT + W) // 2, SPLIT - 52, 0, 3, 12)
+    c.text(((PLAYERS_RIGHT + W) // 2, SPLIT - 30), "The dragon sleeps", font(16), MUTED, anchor="ma")
+    if view["phase"] == "over":
+        _game_over(c, view, names)
+    else:
+        _turn_panel(c, view, names)
+    return c
 
 
 def render_png(view: dict[str, Any], names: dict[str, str]) -> bytes:
     """The table: armies as bars toward 5,000, the roll and Event die, set-aside dice, the dragon."""
-    img = _draw(view, names)
+    img = draw(view, names).image
     buf = io.BytesIO()
     img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG", compress_level=1)
     return buf.getvalue()

@@ -14,14 +14,15 @@ import textwrap
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
 from render import register
-from render.text import fill_names
+from render.canvas import Canvas, TextBox, fit_text, font, text_width
+from render.text import fill_names, nowrap, with_score, wrap_code
 
 TEXT_LIMIT = 1800
-WRAP = 44  # characters per prose line in the text board
+WRAP = 44  # characters per prose line in the text board (a phone shows CODE_WIDTH)
 SLOT_NAMES = ("I", "II", "III")
 # One letter per character, unique (Thras/Teo/Tuuli and Montero/Margalo share initials).
 LETTER = {"thras": "T", "jack": "J", "tuuli": "U", "margalo": "G", "teo": "O",
@@ -179,6 +180,9 @@ def _phase_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
     return lines
 
 
+_SEP = nowrap(" ·") + " "  # a wrapped line never starts with the separator
+
+
 def _score_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
     scores = view.get("scores") or {}
     if not scores:
@@ -188,10 +192,11 @@ def _score_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
         parts = []
         for team in sorted(scores):
             members = ", ".join(names.get(p, p) for p, t in teams.items() if t == team)
-            parts.append(f"Team {team} ({members}) {scores[team]}")
-        return ["Teams: " + " · ".join(parts)]
+            parts.append(f"{with_score(f'Team {team}', str(scores[team]))} ({members})")
+        return ["Teams: " + _SEP.join(parts)]
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
-    return ["Players: " + " · ".join(f"{names.get(p, p)} {s}" for p, s in ranked)]
+    # a name and its score are one unit: the line wraps between players, never inside one
+    return ["Players: " + _SEP.join(with_score(names.get(p, p), str(s)) for p, s in ranked)]
 
 
 def tie_break_text(view: dict[str, Any], names: dict[str, str]) -> str | None:
@@ -231,7 +236,7 @@ def _final_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
     for place, group in enumerate(result["ranking"], start=1):
         key = (teams[group[0]] if teams else group[0]) if group else ""
         who = ", ".join(names.get(p, p) for p in group)
-        lines.append(f"{place}. {who}: {scores.get(key, 0)}")
+        lines.append(f"{place}. {with_score(who + ':', str(scores.get(key, 0)))}")
     tie = tie_break_text(view, names)
     if tie:
         lines.append(tie)
@@ -283,7 +288,7 @@ def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fe
     lines.append(f"Game End {ends}")
     # Prose lines are wrapped to a phone's code-block width; the grid above is 36 wide.
     for line in _score_lines(view, names) + _phase_lines(view, names) + _final_lines(view, names):
-        lines += textwrap.wrap(line, WRAP, subsequent_indent="  ") or [""]
+        lines += wrap_code(line, WRAP)
     if view.get("planning"):
         lines.append("* = still planning")
     private = _private_lines(view)
@@ -318,20 +323,6 @@ LIGHT = (250, 245, 235)
 GOLD = (240, 190, 40)
 
 
-@lru_cache(maxsize=16)
-def _font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    for name in (("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"),
-                 "/usr/share/fonts/truetype/dejavu/" + ("DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf")):
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            continue
-    try:
-        return ImageFont.load_default(size)
-    except Exception:  # Pillow without FreeType
-        return ImageFont.load_default()
-
-
 def _track_spaces() -> list[tuple[int, int]]:
     """Top-left corners of the ring's spaces, clockwise from the top-left corner (space 1)."""
     out = []
@@ -358,10 +349,11 @@ def _geometry(view: dict[str, Any]) -> tuple[int, int, int]:
 
 @lru_cache(maxsize=32)
 def _background(w: int, h: int, tables: tuple[tuple[str, ...], ...], rugs: tuple[tuple[str, ...], ...],
-                starts: tuple[str, ...]) -> Image.Image:
-    """The parts that rarely change (floor, rugs, tables, start squares, ring, labels), cached."""
-    img = Image.new("RGB", (SIDE, SIDE), BG)
-    d = ImageDraw.Draw(img)
+                starts: tuple[str, ...]) -> tuple[Image.Image, tuple[TextBox, ...]]:
+    """The parts that rarely change (floor, rugs, tables, start squares, ring, labels), cached
+    with the boxes of their texts."""
+    cv = Canvas(Image.new("RGB", (SIDE, SIDE), BG))
+    d = cv.draw
     cell = CELL_AREA // max(w, h)
     ox = SP + MARGIN + (CELL_AREA - cell * w) // 2
     oy = SP + MARGIN + (CELL_AREA - cell * h) // 2
@@ -387,20 +379,19 @@ def _background(w: int, h: int, tables: tuple[tuple[str, ...], ...], rugs: tuple
         x1, y1 = max(p[0] for p in xs) + 1, max(p[1] for p in xs) + 1
         d.rounded_rectangle((ox + x0 * cell + 4, oy + y0 * cell + 4, ox + x1 * cell - 4, oy + y1 * cell - 4),
                             radius=8, fill=TABLE, outline=TABLE_EDGE, width=3)
-    label = _font(12, True)
+    label = font(12, True)
     for x in range(w):
-        d.text((ox + x * cell + cell / 2, oy - MARGIN / 2), chr(ord("a") + x), fill=LIGHT, font=label, anchor="mm")
-        d.text((ox + x * cell + cell / 2, oy + h * cell + MARGIN / 2), chr(ord("a") + x), fill=LIGHT, font=label,
-               anchor="mm")
+        letter = chr(ord("a") + x)
+        cv.text((ox + x * cell + cell / 2, oy - MARGIN / 2), letter, label, LIGHT, anchor="mm")
+        cv.text((ox + x * cell + cell / 2, oy + h * cell + MARGIN / 2), letter, label, LIGHT, anchor="mm")
     for y in range(h):
-        d.text((ox - MARGIN / 2, oy + y * cell + cell / 2), str(y + 1), fill=LIGHT, font=label, anchor="mm")
-        d.text((ox + w * cell + MARGIN / 2, oy + y * cell + cell / 2), str(y + 1), fill=LIGHT, font=label,
-               anchor="mm")
-    num = _font(11)
+        cv.text((ox - MARGIN / 2, oy + y * cell + cell / 2), str(y + 1), label, LIGHT, anchor="mm")
+        cv.text((ox + w * cell + MARGIN / 2, oy + y * cell + cell / 2), str(y + 1), label, LIGHT, anchor="mm")
+    num = font(11)
     for i, (x, y) in enumerate(SPACES):
         d.rectangle((x + 1, y + 1, x + SP - 2, y + SP - 2), fill=TRACK, outline=TRACK_EDGE)
-        d.text((x + 4, y + 2), str(i + 1), fill=(110, 95, 80), font=num)
-    return img
+        cv.text((x + 4, y + 2), str(i + 1), num, (110, 95, 80))
+    return cv.image, tuple(cv.texts)
 
 
 def _centre(view_cell: int, ox: int, oy: int, x: int, y: int) -> tuple[float, float]:
@@ -447,7 +438,8 @@ def _draw_item(d: ImageDraw.ImageDraw, item: str, cx: float, cy: float, s: float
 _FACING = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
-def _draw_character(d: ImageDraw.ImageDraw, c: dict[str, Any], cx: float, cy: float, cell: int) -> None:
+def _draw_character(cv: Canvas, c: dict[str, Any], cx: float, cy: float, cell: int) -> None:
+    d = cv.draw
     r = cell * 0.36
     colour = COLOUR.get(c["id"], (90, 90, 90))
     fx, fy = _FACING.get(c["facing"], (0, -1))
@@ -460,24 +452,24 @@ def _draw_character(d: ImageDraw.ImageDraw, c: dict[str, Any], cx: float, cy: fl
     if c["prone"]:
         d.ellipse((cx - r * 1.1, cy - r * 0.7, cx + r * 1.1, cy + r * 0.7), fill=(200, 200, 200), outline=colour,
                   width=4)
-        d.text((cx, cy), LETTER.get(c["id"], "?"), fill=colour, font=_font(int(cell * 0.4), True), anchor="mm")
-        d.text((cx + r, cy - r), "z", fill=INK, font=_font(int(cell * 0.3), True), anchor="mm")
+        cv.text((cx, cy), LETTER.get(c["id"], "?"), font(int(cell * 0.4), True), colour, anchor="mm")
+        cv.text((cx + r * 1.15, cy - r * 1.1), "z", font(int(cell * 0.3), True), INK, anchor="mm")
     else:
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=LIGHT, width=2)
-        d.text((cx, cy), LETTER.get(c["id"], "?"), fill=LIGHT, font=_font(int(cell * 0.42), True), anchor="mm")
+        cv.text((cx, cy), LETTER.get(c["id"], "?"), font(int(cell * 0.42), True), LIGHT, anchor="mm")
     if c["held"]:
         hx, hy = cx + r * 0.95, cy + r * 0.95
         d.ellipse((hx - cell * 0.2, hy - cell * 0.2, hx + cell * 0.2, hy + cell * 0.2), fill=LIGHT, outline=INK)
         _draw_item(d, c["held"], hx, hy, cell * 0.14)
 
 
-def _token(d: ImageDraw.ImageDraw, cid: str, x: float, y: float, size: int) -> None:
-    d.ellipse((x, y, x + size, y + size), fill=COLOUR.get(cid, (90, 90, 90)), outline=LIGHT, width=2)
-    d.text((x + size / 2, y + size / 2), LETTER.get(cid, "?"), fill=LIGHT, font=_font(int(size * 0.6), True),
-           anchor="mm")
+def _token(cv: Canvas, cid: str, x: float, y: float, size: int) -> None:
+    cv.draw.ellipse((x, y, x + size, y + size), fill=COLOUR.get(cid, (90, 90, 90)), outline=LIGHT, width=2)
+    cv.text((x + size / 2, y + size / 2), LETTER.get(cid, "?"), font(int(size * 0.6), True), LIGHT, anchor="mm")
 
 
-def _draw_track(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _draw_track(cv: Canvas, view: dict[str, Any]) -> None:
+    d = cv.draw
     track = view["time"]
     marker = track["marker"]
     last = len(SPACES)
@@ -492,10 +484,10 @@ def _draw_track(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         tile = (x + SP - 24, y + 3, x + SP - 4, y + 23)
         if not tok["revealed"]:
             d.rectangle(tile, fill=(60, 60, 80), outline=LIGHT)
-            d.text((tile[0] + 10, tile[1] + 10), "?", fill=LIGHT, font=_font(13, True), anchor="mm")
+            cv.text((tile[0] + 10, tile[1] + 10), "?", font(13, True), LIGHT, anchor="mm")
         elif tok["guard"]:
             d.rectangle(tile, fill=(200, 30, 30), outline=INK)
-            d.text((tile[0] + 10, tile[1] + 10), "G", fill=LIGHT, font=_font(13, True), anchor="mm")
+            cv.text((tile[0] + 10, tile[1] + 10), "G", font(13, True), LIGHT, anchor="mm")
         else:
             d.rectangle(tile, fill=(200, 200, 200), outline=INK)
     # Status tokens: a small tag in the character's colour at the space where the status ends.
@@ -507,28 +499,28 @@ def _draw_track(d: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         tx, ty = x + 3 + k * 14, y + SP - 15
         d.rectangle((tx, ty, tx + 12, ty + 12), fill=COLOUR.get(st["char"], (90, 90, 90)), outline=GOLD, width=2)
     # Time tokens, bottom -> top: filled from the bottom-left, left to right, then the row above,
-    # so the reading order is the stack order and no letter is hidden (up to 9 per space).
-    size = 18
+    # so the reading order is the stack order and no letter is hidden (three rows of three fit
+    # under the space's number and the Game End tile).
+    size = 16
     for space, cids in track["stacks"].items():
         x, y = box(int(space))
         for i, cid in enumerate(cids):
             col, row = i % 3, i // 3
-            _token(d, cid, x + 3 + col * (size + 1), y + SP - 3 - size - row * (size + 1), size)
+            _token(cv, cid, x + 3 + col * (size + 1), y + SP - 2 - size - row * size, size)
 
 
-def _draw_panel(img: Image.Image, view: dict[str, Any], names: dict[str, str], top: int) -> None:
-    d = ImageDraw.Draw(img)
-    f, fb, fs = _font(16), _font(16, True), _font(13)
+def _draw_panel(cv: Canvas, view: dict[str, Any], names: dict[str, str], top: int) -> None:
+    f, fb, fs = font(17), font(17, True), font(15)
     y = top + 8
     teams = view.get("teams")
     scores = view.get("scores") or {}
     planning = set(view.get("planning") or [])
     for c in view["characters"]:
-        _token(d, c["id"], 10, y + 2, 24)
+        _token(cv, c["id"], 10, y + 2, 24)
         owner = names.get(c["owner"], c["owner"])
         team = f" · team {c['team']}" if c.get("team") else ""
-        d.text((42, y + 4), c["name"], fill=LIGHT, font=fb)
-        d.text((190, y + 6), f"{owner[:18]}{team}", fill=(220, 210, 190), font=fs)
+        cv.text((42, y + 3), c["name"], fb, LIGHT, width=150)
+        cv.text((200, y + 5), f"{owner}{team}", fs, (220, 210, 190), width=134)
         state = [f"time {c['token']} · {_ordinal(c['stack'] + 1)} in stack"]
         if c["prone"]:
             state.append("prone")
@@ -538,20 +530,32 @@ def _draw_panel(img: Image.Image, view: dict[str, Any], names: dict[str, str], t
             state.append("planning…")
         if c["statuses"]:
             state.append(", ".join(f"{s['name']}→{s['until']}" for s in c["statuses"]))
-        d.text((330, y + 6), " · ".join(state)[:48], fill=(200, 230, 255), font=fs)
-        d.text((SIDE - 12, y + 3), f"{c['rep']}", fill=GOLD, font=fb, anchor="ra")
+        rep = cv.text((SIDE - 12, y + 3), f"{c['rep']}", fb, GOLD, anchor="ra")
+        cv.text((344, y + 6), " · ".join(state), font(14), (200, 230, 255), width=rep[0] - 344 - 10)
         y += PANEL_ROW
-    d.line((10, y + 3, SIDE - 10, y + 3), fill=(120, 100, 80))
+    cv.draw.line((10, y + 3, SIDE - 10, y + 3), fill=(120, 100, 80))
     y += 10
     if teams:
-        parts = [f"Team {t}: {scores[t]}" for t in sorted(scores)]
+        parts = [(f"Team {t}", scores[t]) for t in sorted(scores)]
     else:
-        parts = [f"{names.get(p, p)[:14]}: {s}" for p, s in sorted(scores.items(), key=lambda kv: -kv[1])]
-    d.text((10, y), "Reputation — " + "   ".join(parts), fill=LIGHT, font=f)
-    y += 24
-    status = _status_line(view, names)
+        parts = [(names.get(p, p), s) for p, s in sorted(scores.items(), key=lambda kv: -kv[1])]
+    if parts:  # nobody has chosen a character yet during setup: no reputation to show
+        label = "Reputation: "
+        line = label + _fit_parts(parts, f, SIDE - 20 - text_width(label, f))
+        cv.text((10, y), line, f, LIGHT, width=SIDE - 20)
+        y += 24
+    # names cut short enough that the verb after them ("chooses a character") still shows
+    short = {seat: fit_text(name, f, 200) for seat, name in names.items()}
+    status = _status_line(view, short)
     if status:
-        d.text((10, y), status[:80], fill=GOLD, font=f)
+        cv.text((10, y), status, f, GOLD, width=SIDE - 20)
+
+
+def _fit_parts(parts: list[tuple[str, int]], f: Any, width: float) -> str:
+    """``name: score`` parts on one line; long names are cut so that every score stays."""
+    sep = "   "
+    share = (width - text_width(sep, f) * (len(parts) - 1)) / max(1, len(parts))
+    return sep.join(f"{fit_text(name, f, share - text_width(f': {score}', f))}: {score}" for name, score in parts)
 
 
 def _ordinal(n: int) -> str:
@@ -571,14 +575,15 @@ def _panel_height(view: dict[str, Any]) -> int:
     return 8 + PANEL_ROW * len(view["characters"]) + 10 + 24 + 28
 
 
-def render_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Image.Image:
+def draw(view: dict[str, Any], names: dict[str, str] | None = None) -> Canvas:
+    """The board as a Canvas (the picture and where each text went)."""
     names = names or {}
     w, h = view["grid"]["width"], view["grid"]["height"]
-    base = _background(w, h, tuple(tuple(t["squares"]) for t in view["tables"]),
-                       tuple(tuple(r["squares"]) for r in view["rugs"]), tuple(view["start_squares"]))
-    img = Image.new("RGB", (SIDE, SIDE + _panel_height(view)), BG)
-    img.paste(base, (0, 0))
-    d = ImageDraw.Draw(img)
+    base, base_texts = _background(w, h, tuple(tuple(t["squares"]) for t in view["tables"]),
+                                   tuple(tuple(r["squares"]) for r in view["rugs"]), tuple(view["start_squares"]))
+    cv = Canvas(Image.new("RGB", (SIDE, SIDE + _panel_height(view)), BG), list(base_texts))
+    cv.image.paste(base, (0, 0))
+    d = cv.draw
     cell, ox, oy = _geometry(view)
     cells = _squares(view)
     s = cell * 0.3
@@ -592,13 +597,11 @@ def render_image(view: dict[str, Any], names: dict[str, str] | None = None) -> I
         if content.get("chairs"):
             _draw_chair(d, cx - cell * 0.22, cy - cell * 0.12, s)
             if content["chairs"] > 1:
-                d.text((cx - cell * 0.3, cy + cell * 0.3), f"×{content['chairs']}", fill=INK, font=_font(10),
-                       anchor="mm")
+                cv.text((cx - cell * 0.3, cy + cell * 0.3), f"×{content['chairs']}", font(10), INK, anchor="mm")
         if content.get("mugs"):
             _draw_mug(d, cx + cell * 0.2, cy + cell * 0.18, s * 0.9)
             if content["mugs"] > 1:
-                d.text((cx + cell * 0.3, cy - cell * 0.32), f"×{content['mugs']}", fill=INK, font=_font(10),
-                       anchor="mm")
+                cv.text((cx + cell * 0.3, cy - cell * 0.32), f"×{content['mugs']}", font(10), INK, anchor="mm")
         for prize in content.get("prizes", []):
             if prize == "flagon":
                 _draw_flagon(d, cx, cy, cell * 0.3)
@@ -607,7 +610,7 @@ def render_image(view: dict[str, Any], names: dict[str, str] | None = None) -> I
         if "familiar" in content:
             r = cell * 0.3
             d.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=(170, 120, 230), outline=INK)
-            d.text((cx, cy), "f", fill=INK, font=_font(int(cell * 0.3), True), anchor="mm")
+            cv.text((cx, cy), "f", font(int(cell * 0.3), True), INK, anchor="mm")
         if content.get("barrage"):
             r = cell * 0.42
             d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(220, 30, 30), width=3)
@@ -616,10 +619,14 @@ def render_image(view: dict[str, Any], names: dict[str, str] | None = None) -> I
     for c in view["characters"]:
         if c["xy"]:
             cx, cy = _centre(cell, ox, oy, c["xy"][0], c["xy"][1])
-            _draw_character(d, c, cx, cy, cell)
-    _draw_track(d, view)
-    _draw_panel(img, view, names, SIDE)
-    return img
+            _draw_character(cv, c, cx, cy, cell)
+    _draw_track(cv, view)
+    _draw_panel(cv, view, names, SIDE)
+    return cv
+
+
+def render_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Image.Image:
+    return draw(view, names).image
 
 
 # Colours drawn outside the sample board below (ninth character, tiles, markers, item shades).
@@ -639,13 +646,12 @@ def _palette() -> Image.Image:
     while game.s["phase"] == "setup":
         who = game.to_act()[0]
         game.play(who, game.legal_actions(who)[0])
-    img = render_image(game.view(None), {f"p{i}": f"player {i}" for i in range(1, 9)})
-    d = ImageDraw.Draw(img)
+    cv = draw(game.view(None), {f"p{i}": f"player {i}" for i in range(1, 9)})
     for i, colour in enumerate(_SWATCHES):
-        d.rectangle((4 + i * 14, 4, 16 + i * 14, 16), fill=colour)
+        cv.draw.rectangle((4 + i * 14, 4, 16 + i * 14, 16), fill=colour)
     for i, cid in enumerate(COLOUR):
-        _token(d, cid, 4 + i * 26, 20, 22)
-    return img.quantize(colors=160)
+        _token(cv, cid, 4 + i * 26, 20, 22)
+    return cv.image.quantize(colors=160)
 
 
 def render_png(view: dict[str, Any], names: dict[str, str] | None = None) -> bytes:

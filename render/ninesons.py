@@ -7,17 +7,32 @@ the deck order.
 from __future__ import annotations
 
 import io
+import re
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from render import register
-from render.text import fill_names
+from render.canvas import Box, Canvas, fit_font, fit_text, font, text_width
+from render.text import fill_names, nowrap, wrap_code
 
+TEXT_WIDTH = 40  # characters per line of the text board
 COLOUR_LETTER = {"green": "G", "yellow": "Y", "red": "R"}
 ROWS = ("1", "2", "3")
 COLS = ("a", "b", "c", "d")
+# Each card's taming condition in a few words, by its engine rule (cards.toml has the long
+# text, which stays the fallback for a rule not listed here). Every card is tamed by a stack
+# of 3 dice on it; yellow cards add a condition, red ones a cost.
+CONDITION = {
+    "green": "any 3-stack tames it",
+    "suanni": "only if exactly 3 dice on it",
+    "baxia": "only if 4 or more dice on it",
+    "chaofeng": "only if the top die is 5 or 6",
+    "pulao": "tamer's dice here become 1s",
+    "yazi": "the tamer loses points",
+    "chiwen": "the taming die is lost",
+}
 
 
 def _who(names: dict[str, str] | None, pid: str) -> str:
@@ -32,6 +47,13 @@ def _fill(text: str, names: dict[str, str] | None) -> str:
 
 def _seat(view: dict[str, Any], pid: str) -> str:
     return view["seats"].get(pid, "?")
+
+
+_SCORE = re.compile(r" [+-]?\d+ pts(?: / \d+ cards?)?")
+
+
+def _condition(card: dict[str, Any]) -> str:
+    return CONDITION.get(card.get("rule", ""), card.get("text", ""))
 
 
 def _stack_text(view: dict[str, Any], stack: list) -> str:
@@ -85,6 +107,15 @@ def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fe
                     f"{s['slot']} {card['name']} {COLOUR_LETTER.get(card['colour'], '?')}{card['points']:+d}"
                 )
         lines.append(f" {labels[0]:<16}| {labels[1]}".rstrip())
+    table = len(lines)
+    rules: dict[str, str] = {}  # condition -> the cards on the board that have it
+    for slot in slots:
+        if not slot["hole"]:
+            cond, card_name = _condition(slot["card"]), slot["card"]["name"]
+            rules[cond] = f"{rules[cond]}/{card_name}" if cond in rules else card_name
+    lines.append("Taming (a 3-dice stack on the card):")
+    for cond, cards in rules.items():
+        lines.append(f" {cards}: {cond}")
     deck = view["deck"]
     if deck["count"]:
         lines.append(f"Deck {deck['count']}: {', '.join(deck['contents'])}")
@@ -96,7 +127,8 @@ def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fe
         for t in la.get("tames") or []:
             lines.append(f"  {_seat(view, t['tamer'])} tamed {t['card']} ({t['slot']})")
     if view.get("is_over"):
-        lines.append(_fill(view.get("result_text") or "Game over.", names))
+        # "alice 3 pts" is read as one: no line break before or inside a score
+        lines.append(_SCORE.sub(lambda m: nowrap(m.group(0)), _fill(view.get("result_text") or "Game over.", names)))
     elif view.get("pending"):
         pend = view["pending"]
         lines.append(f"{_seat(view, pend['player'])} chooses: " + ", ".join(pend["options"]))
@@ -104,208 +136,214 @@ def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fe
         lines.append(f"{_seat(view, view['turn'])} ({_who(names, view['turn'])}) to play")
     lines.append("Stacks bottom->top, * = last move")
     lines.append("Card points are reconstructions")
-    text = "\n".join(lines)
+    # the grid is 36 wide; prose is wrapped to match (well under a phone's CODE_WIDTH)
+    wrapped = lines[:table] + [part for line in lines[table:] for part in wrap_code(line, TEXT_WIDTH)]
+    text = "\n".join(wrapped)
     return f"```\n{text}\n```" if fence else text
 
 
 # -- PNG -------------------------------------------------------------------------------------------
+# Sized for a phone: Discord shows the picture about 360 px wide there, so every text is at
+# least 17 px here (about 10 px on the phone) and the dice are 40 px.
 
 W = 640
-CARD_W, CARD_H = 300, 132
-BOARD_X, BOARD_Y = 14, 64
-GAP = 12
-DIE = 30
+HEAD_H = 104  # the two player boxes
+BOARD_X, BOARD_Y = 38, HEAD_H + 40  # room for the column letters above and row numbers left
+GAP = 10
+CARD_W = (W - BOARD_X - 10 - GAP) // 2
+CARD_H = 174
+CELL_TOP = 62  # the card's name and taming condition above its two cells
+DIE = 40
+STEP = DIE - 6  # a die on a stack sits this much higher than the one under it
+FOOT_Y = BOARD_Y + 3 * CARD_H + 2 * GAP + 10
+H = FOOT_Y + 108
 CARD_BG = {"green": (214, 240, 214), "yellow": (252, 240, 190), "red": (246, 206, 204)}
-CARD_EDGE = {"green": (46, 125, 50), "yellow": (190, 140, 10), "red": (183, 28, 28)}
+CARD_EDGE = {"green": (46, 125, 50), "yellow": (170, 120, 0), "red": (183, 28, 28)}
 SEAT_FILL = {"A": (30, 90, 190), "B": (40, 40, 40)}
-SEAT_TEXT = {"A": (255, 255, 255), "B": (255, 255, 255)}
-HILITE = (230, 80, 200)
+HILITE = (220, 50, 190)
 BG = (250, 248, 242)
 INK = (30, 30, 30)
-H = BOARD_Y + 3 * CARD_H + 2 * GAP + 118
-
-
-@lru_cache(maxsize=8)
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    try:
-        return ImageFont.load_default(size)
-    except Exception:  # Pillow without FreeType
-        return ImageFont.load_default()
+MUTED = (96, 96, 96)
+HOLE = (225, 222, 215)
 
 
 def _cell_box(name: str) -> tuple[int, int, int, int]:
     col = COLS.index(name[0])
     row = int(name[1]) - 1
-    card_col = col // 2
-    x0 = BOARD_X + card_col * (CARD_W + GAP) + (col % 2) * (CARD_W // 2)
+    x0 = BOARD_X + (col // 2) * (CARD_W + GAP) + (col % 2) * (CARD_W // 2)
     y0 = BOARD_Y + row * (CARD_H + GAP)
-    return x0, y0 + 22, x0 + CARD_W // 2, y0 + CARD_H
+    return x0, y0 + CELL_TOP, x0 + CARD_W // 2, y0 + CARD_H
 
 
-@lru_cache(maxsize=256)
-def _die_sprite(seat: str, value: int | str, size: int) -> Image.Image:
+@lru_cache(maxsize=64)
+def _die_sprite(seat: str, value: int | str, size: int) -> tuple[Image.Image, Box]:
+    """A die in its owner's colour and the box of its number (to record where text went)."""
     spr = Image.new("RGBA", (size + 1, size + 1), (0, 0, 0, 0))
     d = ImageDraw.Draw(spr)
     d.rounded_rectangle(
-        (0, 0, size, size),
-        radius=6,
-        fill=SEAT_FILL.get(seat, (120, 120, 120)),
-        outline=(255, 255, 255),
+        (0, 0, size, size), radius=size // 6, fill=SEAT_FILL.get(seat, (120, 120, 120)), outline=(255, 255, 255),
         width=2,
     )
-    d.text(
-        (size / 2, size / 2),
-        str(value),
-        fill=SEAT_TEXT.get(seat, (255, 255, 255)),
-        font=_font(int(size * 0.62)),
-        anchor="mm",
-    )
-    return spr
+    f = font(int(size * 0.62), True)
+    centre = (size / 2, size / 2)
+    d.text(centre, str(value), fill=(255, 255, 255), font=f, anchor="mm")
+    box = tuple(int(v) for v in d.textbbox(centre, str(value), font=f, anchor="mm"))
+    return spr, box  # type: ignore[return-value]
 
 
-def _die(img: Image.Image, x: int, y: int, seat: str, value: int | str, size: int = DIE) -> None:
-    spr = _die_sprite(seat, value, size)
-    img.paste(spr, (int(x), int(y)), spr)
+def _die(c: Canvas, x: float, y: float, seat: str, value: int | str, size: int = DIE) -> None:
+    spr, box = _die_sprite(seat, value, size)
+    c.paste(spr, (int(x), int(y)), str(value), box, int(size * 0.62))
 
 
-def render_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Image.Image:
-    img = Image.new("RGB", (W, H), BG)
-    d = ImageDraw.Draw(img)
-    pl = view["players"]
-    f_title, f_card, f_small, f_cell = _font(18), _font(15), _font(13), _font(11)
-
-    # header: scores and turn
-    for i, pid in enumerate(pl):
+def _header(c: Canvas, view: dict[str, Any], names: dict[str, str] | None) -> None:
+    """A box per player: seat, name, points and cards, the dice in reserve."""
+    box_w = (W - 30) // 2
+    for i, pid in enumerate(view["players"]):
         seat = _seat(view, pid)
-        x = 14 + i * 316
+        x = 10 + i * (box_w + 10)
         active = view.get("turn") == pid
-        d.rounded_rectangle(
-            (x, 8, x + 296, 54),
-            radius=8,
+        c.draw.rounded_rectangle(
+            (x, 8, x + box_w, HEAD_H),
+            radius=10,
             fill=(255, 255, 255),
             outline=HILITE if active else (200, 200, 200),
-            width=3 if active else 1,
+            width=5 if active else 2,
         )
-        _die(img, x + 8, 16, seat, seat, 30)
-        pts = view["points"][pid]
+        _die(c, x + 10, 16, seat, seat, 36)
+        c.text((x + 54, 16), _who(names, pid), font(22, True), INK, width=box_w - 64)
         n = view["cards_tamed"][pid]
-        d.text((x + 46, 14), f"{_who(names, pid)[:16]}", fill=INK, font=f_title)
-        d.text(
-            (x + 46, 35),
-            f"{pts:+d} pts · {n} card{'s' if n != 1 else ''}" + ("  - to play" if active else ""),
-            fill=INK,
-            font=f_small,
-        )
+        c.text((x + 54, 44), f"{view['points'][pid]:+d} pts · {n} card{'s' if n != 1 else ''}", font(18), INK)
+        reserve = view["reserves"][pid]
+        for j, v in enumerate(reserve):
+            _die(c, x + 10 + j * 34, 68, seat, v, 30)
+        gone = view["removed"][pid]
+        if gone:
+            c.text((x + box_w - 10, 84), "out " + " ".join(map(str, gone)), font(17), MUTED, anchor="rm")
 
-    # cards and cells
-    last = (view.get("last_action") or {}).get("cells") or []
-    for s in view["slots"]:
-        k = int(s["slot"][1:]) - 1
-        x0 = BOARD_X + (k % 2) * (CARD_W + GAP)
-        y0 = BOARD_Y + (k // 2) * (CARD_H + GAP)
-        if s["hole"]:
-            d.rounded_rectangle(
-                (x0, y0, x0 + CARD_W, y0 + CARD_H), radius=10, fill=(225, 222, 215), outline=(180, 180, 180)
-            )
-            d.text(
-                (x0 + CARD_W / 2, y0 + CARD_H / 2),
-                f"{s['slot']}: hole",
-                fill=(120, 120, 120),
-                font=f_card,
-                anchor="mm",
-            )
-            continue
-        card = s["card"]
-        colour = card["colour"]
-        d.rounded_rectangle(
-            (x0, y0, x0 + CARD_W, y0 + CARD_H),
-            radius=10,
-            fill=CARD_BG.get(colour, (230, 230, 230)),
-            outline=CARD_EDGE.get(colour, INK),
-            width=3,
-        )
-        d.text((x0 + 8, y0 + 4), f"{s['slot']} {card['name']}", fill=INK, font=f_card)
-        d.text(
-            (x0 + CARD_W - 8, y0 + 4),
-            f"{colour} {card['points']:+d}",
-            fill=CARD_EDGE.get(colour, INK),
-            font=f_card,
-            anchor="ra",
-        )
-        d.line(
-            (x0 + CARD_W // 2, y0 + 26, x0 + CARD_W // 2, y0 + CARD_H - 6),
-            fill=CARD_EDGE.get(colour, INK),
-            width=1,
-        )
-    for c in view["cells"]:
-        if not c["exists"]:
-            continue
-        x0, y0, x1, y1 = _cell_box(c["cell"])
-        if c["cell"] in last:
-            d.rounded_rectangle((x0 + 3, y0, x1 - 3, y1 - 3), radius=8, outline=HILITE, width=3)
-        d.text((x0 + 8, y1 - 18), c["cell"], fill=(110, 110, 110), font=f_cell)
-        # dice bottom -> top, drawn upwards with a slight offset
-        cx = (x0 + x1) // 2 - DIE // 2
-        for j, (owner, value) in enumerate(c["stack"]):
-            _die(img, cx + j * 6, y1 - 8 - DIE - j * (DIE - 4), _seat(view, owner), value)
-    # path of the last move
+
+def _coordinates(c: Canvas) -> None:
+    f = font(18, True)
+    for col in COLS:
+        x0, _, x1, _ = _cell_box(col + "1")
+        c.text(((x0 + x1) / 2, BOARD_Y - 10), col, f, MUTED, anchor="ms")
+    for row in ROWS:
+        _, y0, _, y1 = _cell_box("a" + row)
+        c.text((BOARD_X - 12, (y0 + y1) / 2 - 20), row, f, MUTED, anchor="mm")
+
+
+def _card_origin(slot: dict[str, Any]) -> tuple[int, int]:
+    k = int(slot["slot"][1:]) - 1
+    return BOARD_X + (k % 2) * (CARD_W + GAP), BOARD_Y + (k // 2) * (CARD_H + GAP)
+
+
+def _card(c: Canvas, slot: dict[str, Any]) -> None:
+    """A card's face without its texts (drawn after the path of the last move, over it)."""
+    x0, y0 = _card_origin(slot)
+    if slot["hole"]:
+        c.draw.rounded_rectangle((x0, y0, x0 + CARD_W, y0 + CARD_H), radius=10, fill=HOLE, outline=(180, 180, 180))
+        return
+    card = slot["card"]
+    edge = CARD_EDGE.get(card["colour"], INK)
+    c.draw.rounded_rectangle(
+        (x0, y0, x0 + CARD_W, y0 + CARD_H), radius=10, fill=CARD_BG.get(card["colour"], (230, 230, 230)),
+        outline=edge, width=4,
+    )
+    mid = x0 + CARD_W // 2
+    c.draw.line((mid, y0 + CELL_TOP, mid, y0 + CARD_H - 8), fill=edge, width=2)
+
+
+def _card_texts(c: Canvas, slot: dict[str, Any]) -> None:
+    """Name, points and taming condition."""
+    x0, y0 = _card_origin(slot)
+    if slot["hole"]:
+        c.text((x0 + CARD_W / 2, y0 + 40), f"{slot['slot']}: hole", font(20, True), MUTED, anchor="mm")
+        return
+    card = slot["card"]
+    edge = CARD_EDGE.get(card["colour"], INK)
+    points = c.text((x0 + CARD_W - 10, y0 + 8), f"{card['points']:+d}", font(22, True), edge, anchor="ra")
+    c.text((x0 + 10, y0 + 8), f"{slot['slot']} {card['name']}", font(22, True), INK, width=points[0] - x0 - 18)
+    caption = _condition(card)
+    f = fit_font(caption, (20, 19, 18), CARD_W - 20, condensed=True)
+    c.text((x0 + 10, y0 + 36), caption, f, edge, width=CARD_W - 20)
+
+
+def _last_move(c: Canvas, last: list[str]) -> None:
+    """The cells of the last move outlined, and its path from cell to cell."""
+    for name in last:
+        x0, y0, x1, y1 = _cell_box(name)
+        c.draw.rounded_rectangle((x0 + 4, y0 - 2, x1 - 4, y1 - 4), radius=8, outline=HILITE, width=4)
     if len(last) > 1:
         pts = []
         for name in last:
             x0, y0, x1, y1 = _cell_box(name)
-            pts.append(((x0 + x1) // 2 - 40, (y0 + y1) // 2))
-        d.line(pts, fill=HILITE, width=3)
+            pts.append(((x0 + x1) // 2 - 46, (y0 + y1) // 2))
+        c.draw.line(pts, fill=HILITE, width=5)
         for p in pts[1:]:
-            d.ellipse((p[0] - 4, p[1] - 4, p[0] + 4, p[1] + 4), fill=HILITE)
+            c.draw.ellipse((p[0] - 6, p[1] - 6, p[0] + 6, p[1] + 6), fill=HILITE)
 
-    # reserves, deck, status
-    y = BOARD_Y + 3 * CARD_H + 2 * GAP + 8
-    for i, pid in enumerate(pl):
-        seat = _seat(view, pid)
-        x = 14 + i * 316
-        d.text((x, y), f"{seat} reserve:", fill=INK, font=f_small)
-        for j, v in enumerate(view["reserves"][pid]):
-            _die(img, x + 86 + j * 30, y - 4, seat, v, 26)
-        gone = view["removed"][pid]
-        tamed = ", ".join(t["name"] for t in view["tamed"][pid]) or "none"
-        d.text(
-            (x, y + 28),
-            f"tamed: {tamed}" + (f" · removed: {' '.join(map(str, gone))}" if gone else ""),
-            fill=INK,
-            font=f_small,
-        )
+
+def _cells(c: Canvas, view: dict[str, Any]) -> None:
+    for cell in view["cells"]:
+        if not cell["exists"]:
+            continue
+        x0, y0, x1, y1 = _cell_box(cell["cell"])
+        # dice bottom -> top, drawn upwards, each a little to the right of the one below
+        cx = (x0 + x1) // 2 - DIE // 2 - 8
+        for j, (owner, value) in enumerate(cell["stack"]):
+            _die(c, cx + j * 8, y1 - 8 - DIE - j * STEP, _seat(view, owner), value)
+
+
+def _footer(c: Canvas, view: dict[str, Any], names: dict[str, str] | None) -> None:
+    y = FOOT_Y
+    f = font(18)
+    tamed = []
+    for pid in view["players"]:
+        cards = ", ".join(t["name"] for t in view["tamed"][pid]) or "none"
+        tamed.append(f"{_seat(view, pid)} tamed {cards}")
+    c.text((14, y), " · ".join(tamed), f, INK, width=W - 28)
     deck = view["deck"]
-    y += 52
-    d.text(
-        (14, y),
-        f"Deck: {deck['count']} card(s), order hidden"
-        if deck["count"]
-        else "Deck empty: tamed cards leave holes",
-        fill=INK,
-        font=f_small,
-    )
+    left = f"Deck: {deck['count']} (order hidden)" if deck["count"] else "Deck empty: tames leave holes"
+    deck_box = c.text((14, y + 28), left, f, INK)
     la = view.get("last_action")
     if la:
-        d.text(
-            (W - 14, y),
-            f"Last: {_seat(view, la['player'])} {la['label'].replace('→', '-')}",
-            fill=HILITE,
-            font=f_small,
-            anchor="ra",
-        )
-    y += 24
+        last = f"Last: {_seat(view, la['player'])} {la['label'].replace('→', '-')}"
+        c.text((W - 14, y + 28), last, font(18, True), HILITE, anchor="ra", width=W - 28 - deck_box[2] - 16)
     if view.get("is_over"):
         # Who won and why; the points and cards are already in the two header boxes.
         msg = _fill(view.get("result_text") or "Game over", names).split(". ")[0].rstrip(".") + "."
     elif view.get("pending"):
-        msg = f"{_who(names, view['pending']['player'])} chooses: " + ", ".join(view["pending"]["options"])
+        msg = f"{_seat(view, view['pending']['player'])} chooses: " + ", ".join(view["pending"]["options"])
     elif view.get("turn"):
-        msg = f"{_seat(view, view['turn'])} · {_who(names, view['turn'])} to play"
+        # the name is cut, never "to play" (the header box shows the whole name too)
+        f = font(24, True)
+        tail = " to play"
+        head = f"{_seat(view, view['turn'])} · "
+        name = fit_text(_who(names, view["turn"]), f, W - 28 - text_width(head + tail, f))
+        msg = head + name + tail
     else:
         msg = ""
-    font = f_title if d.textlength(msg[:90], font=f_title) <= W - 28 else f_small  # long names
-    d.text((14, y), msg[:90], fill=INK, font=font)
-    return img
+    c.text((14, y + 60), msg, fit_font(msg, (24, 20, 18), W - 28, bold=True), INK, width=W - 28)
+
+
+def draw(view: dict[str, Any], names: dict[str, str] | None = None) -> Canvas:
+    """The board as a Canvas (the picture and where each text went)."""
+    c = Canvas(Image.new("RGB", (W, H), BG))
+    _header(c, view, names)
+    _coordinates(c)
+    for slot in view["slots"]:
+        _card(c, slot)
+    exists = {cell["cell"] for cell in view["cells"] if cell["exists"]}
+    _last_move(c, [name for name in (view.get("last_action") or {}).get("cells") or [] if name in exists])
+    for slot in view["slots"]:  # texts over the path, dice over everything
+        _card_texts(c, slot)
+    _cells(c, view)
+    _footer(c, view, names)
+    return c
+
+
+def render_image(view: dict[str, Any], names: dict[str, str] | None = None) -> Image.Image:
+    return draw(view, names).image
 
 
 def _swatch_view() -> dict[str, Any]:
@@ -315,7 +353,8 @@ def _swatch_view() -> dict[str, Any]:
     slots = []
     for k, colour in enumerate(colours):
         a, b = COLS[2 * (k % 2)] + ROWS[k // 2], COLS[2 * (k % 2) + 1] + ROWS[k // 2]
-        card = None if colour is None else {"name": "ChaoFeng", "colour": colour, "points": 2 - k}
+        card = None if colour is None else {"name": "ChaoFeng", "colour": colour, "points": 2 - k, "rule": "x",
+                                            "text": "Tamed only if the taming stack's top die shows 5 or 6."}
         slots.append({"slot": f"S{k + 1}", "hole": colour is None, "card": card, "cells": [a, b]})
     cells = []
     for i in range(12):
@@ -350,7 +389,7 @@ def _palette() -> Image.Image:
 
 
 def render_png(view: dict[str, Any], names: dict[str, str] | None = None) -> bytes:
-    """PNG bytes of the board (640 x 602, palette image, about 16 KB).
+    """PNG bytes of the board (640 x 780, palette image, about 20 KB).
 
     The RGB drawing is mapped onto a fixed 160-colour palette (no dithering), which makes the
     PNG a third of the size and several times faster to encode than RGB."""
@@ -360,7 +399,7 @@ def render_png(view: dict[str, Any], names: dict[str, str] | None = None) -> byt
     return buf.getvalue()
 
 
-__all__ = ["render_image", "render_png", "render_text"]
+__all__ = ["draw", "render_image", "render_png", "render_text"]
 
 
 register("ninesons", render_text, render_png)

@@ -17,6 +17,7 @@ too; it imports no discord (embeds and views are fitted through their public att
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
@@ -40,6 +41,9 @@ ECHO = 100  # how much of a user's input a reply repeats
 
 ELLIPSIS = "…"
 FENCE = "```"
+# A code-block line longer than this wraps on a phone (Discord wraps it at a space, anywhere).
+CODE_WIDTH = 60
+NO_BREAK = "\u00a0"  # prints as a space; neither Discord nor textwrap breaks a line there
 
 
 def fit(text: str, limit: int = CONTENT) -> str:
@@ -58,6 +62,24 @@ def echo(text: str, limit: int = ECHO) -> str:
     backticks that would end the code span, at most ``limit`` characters."""
     flat = " ".join(str(text).split()) if any(c in str(text) for c in "\n\r\t") else str(text)
     return fit(flat.replace("`", "ˋ"), limit)
+
+
+def nowrap(text: str) -> str:
+    """``text`` with its spaces made unbreakable: a name and its score ("dave 40") then stay
+    on one line wherever Discord or :func:`wrap_code` wraps."""
+    return text.replace(" ", NO_BREAK)
+
+
+def with_score(name: str, score: str) -> str:
+    """``name`` and its ``score`` joined so that no line break can fall between them (nor inside
+    the score); the name's own spaces stay as they are."""
+    return f"{name}{NO_BREAK}{nowrap(score)}"
+
+
+def wrap_code(line: str, width: int = CODE_WIDTH, indent: str = "  ") -> list[str]:
+    """One prose line of a text board cut into code-block lines of at most ``width``
+    characters (later lines indented); parts joined with :func:`nowrap` stay together."""
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
 
 
 # -- names -------------------------------------------------------------------------------------

@@ -1,0 +1,172 @@
+"""Drawing helpers shared by the PNG renderers: one font loader, text cut to a pixel width, and
+a :class:`Canvas` that remembers where every piece of text went.
+
+The remembered boxes are how the layout is checked: a board is drawn at its extremes (six dice,
+eight characters, 32-letter names) and no two texts may overlap or leave the picture
+(tests/engine/test_render_layout.py). Measuring costs a few microseconds per text, so the
+product draws through the same Canvas the tests read, with no switch between the two; texts are
+rendered once and cached as masks, which makes a board cheaper to draw than with ImageDraw.text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom exclusive)
+Colour = tuple[int, int, int]
+
+ELLIPSIS = "…"
+_FONT_DIR = "/usr/share/fonts/truetype/dejavu/"
+_FONT_FILES = {
+    (False, False): "DejaVuSans.ttf",
+    (True, False): "DejaVuSans-Bold.ttf",
+    (False, True): "DejaVuSansCondensed.ttf",
+    (True, True): "DejaVuSansCondensed-Bold.ttf",
+}
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False, condensed: bool = False) -> Font:
+    """DejaVu Sans at ``size`` pixels (bold and condensed variants), Pillow's own font if
+    DejaVu is not installed."""
+    name = _FONT_FILES[(bold, condensed)]
+    for path in (name, _FONT_DIR + name):
+        try:
+            return ImageFont.truetype(path, size)
+        except OSError:
+            continue
+    try:
+        return ImageFont.load_default(size)
+    except Exception:  # Pillow without FreeType
+        return ImageFont.load_default()
+
+
+def text_width(text: str, f: Font) -> float:
+    return float(f.getlength(text))
+
+
+@lru_cache(maxsize=2048)
+def fit_text(text: str, f: Font, width: float) -> str:
+    """``text`` cut (with an ellipsis) so that it is at most ``width`` pixels wide; names can
+    be 32 wide letters and must not run into the next column."""
+    if text_width(text, f) <= width:
+        return text
+    lo, hi = 0, len(text)
+    while lo < hi:  # the longest prefix that fits with the ellipsis
+        mid = (lo + hi + 1) // 2
+        if text_width(text[:mid].rstrip() + ELLIPSIS, f) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ELLIPSIS if lo else ELLIPSIS
+
+
+def fit_name(template: str, name: str, f: Font, width: float) -> str:
+    """``template`` with ``{}`` replaced by ``name``, the name (only) cut so that the whole is at
+    most ``width`` pixels: "WWWW… attacks" rather than "WWWWWWWW…"."""
+    room = width - text_width(template.replace("{}", ""), f)
+    return template.replace("{}", fit_text(name, f, room))
+
+
+def fit_font(
+    text: str, sizes: tuple[int, ...], width: float, bold: bool = False, condensed: bool = False
+) -> Font:
+    """The largest of ``sizes`` (largest first) at which ``text`` fits ``width``; else the smallest."""
+    for size in sizes:
+        if text_width(text, font(size, bold, condensed)) <= width:
+            return font(size, bold, condensed)
+    return font(sizes[-1], bold, condensed)
+
+
+@lru_cache(maxsize=2048)
+def _glyphs(text: str, f: Font, anchor: str) -> tuple[Image.Image, Box]:
+    """``text`` rendered once as an alpha mask, with its box when drawn at (0, 0). Boards repeat
+    most of their texts (labels, names, numbers) and rendering the glyphs is most of the cost
+    of drawing a board; pasting a cached mask is nearly free."""
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
+    return mask, (left, top, right, bottom)
+
+
+@dataclass(frozen=True)
+class TextBox:
+    text: str
+    box: Box
+    size: int = 0  # the font size in pixels (0: unknown)
+
+
+@dataclass
+class Canvas:
+    """An image, its ImageDraw, and the box of every text drawn on it."""
+
+    image: Image.Image
+    texts: list[TextBox] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.draw = ImageDraw.Draw(self.image)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.image.size
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        f: Font,
+        fill: Colour,
+        anchor: str = "la",
+        width: float | None = None,
+    ) -> Box:
+        """Draw ``text`` (cut to ``width`` pixels if given) and remember its box."""
+        if width is not None:
+            text = fit_text(text, f, width)
+        mask, (left, top, right, bottom) = _glyphs(text, f, anchor)
+        x, y = round(xy[0]), round(xy[1])
+        box = (x + left, y + top, x + right, y + bottom)
+        self.image.paste(fill, (box[0], box[1]), mask)
+        if text.strip():
+            self.texts.append(TextBox(text, box, int(getattr(f, "size", 0))))
+        return box
+
+    def note(self, text: str, box: Box, size: int = 0) -> None:
+        """Remember text drawn some other way (a cached sprite pasted on the canvas)."""
+        self.texts.append(TextBox(text, box, size))
+
+    def paste(
+        self,
+        sprite: Image.Image,
+        xy: tuple[int, int],
+        label: str = "",
+        label_box: Box | None = None,
+        label_size: int = 0,
+    ) -> None:
+        """Paste a sprite (with its alpha as mask when it has one); ``label`` is the text drawn
+        inside it, recorded at ``label_box`` (relative to the sprite) or over the whole sprite."""
+        x, y = int(xy[0]), int(xy[1])
+        mask = sprite if sprite.mode == "RGBA" else None
+        self.image.paste(sprite, (x, y), mask)
+        if label:
+            lx0, ly0, lx1, ly1 = label_box or (0, 0, sprite.width, sprite.height)
+            self.note(label, (x + lx0, y + ly0, x + lx1, y + ly1), label_size)
+
+
+def overlapping(texts: list[TextBox]) -> list[tuple[TextBox, TextBox]]:
+    """Every pair of texts whose boxes share at least one pixel."""
+    pairs = []
+    for i, a in enumerate(texts):
+        for b in texts[i + 1 :]:
+            if a.box[0] < b.box[2] and b.box[0] < a.box[2] and a.box[1] < b.box[3] and b.box[1] < a.box[3]:
+                pairs.append((a, b))
+    return pairs
+
+
+def outside(texts: list[TextBox], size: tuple[int, int]) -> list[TextBox]:
+    """The texts not wholly inside an image of ``size``."""
+    w, h = size
+    return [t for t in texts if t.box[0] < 0 or t.box[1] < 0 or t.box[2] > w or t.box[3] > h]
