@@ -82,7 +82,8 @@ class Hands:
                 continue
             message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=0)
             with contextlib.suppress(discord.HTTPException):
-                await self._edit(hand, {**message, "view": None})
+                await self._edit(hand, {**message, "view": None,
+                                        "content": "🏁 The game is over: the final board and result are in the channel."})
 
     async def adopt(self, rec: GameRecord, seat: str, message: discord.Message) -> None:
         """Make ``message`` (the DM sent at the start of the game) the seat's hand message, so

@@ -175,9 +175,9 @@ class Pings:
         title = registry.get(rec.kind).title
         names = text.seat_names(rec.seats)
         if rec.status == "finished" and rec.result:
-            first = rec.result.get("ranking", [[]])[0]
+            first = (rec.result.get("ranking") or [[]])[0]
             who = ", ".join(f"{{{p}}}" for p in first if p in names)  # placeholders, filled once below
-            how = f"{who} won" if len(first) == 1 else f"a tie between {who}"
+            how = f"{who} won" if len(first) == 1 else f"a tie between {who}" if first else "it has ended"
         else:
             how = f"it was {rec.status}"
         content = f"🏁 **{title}** #{rec.id} is over: {how}. [See the result]({board_link(rec)})"

@@ -306,6 +306,12 @@ class Router(commands.Cog):
             seen = await self.bot.service.hand(rec.id, seat.seat)
             if seen is not None and seen.prompt_key == key:
                 return
+            clicked = interaction.message
+            if clicked is not None and clicked.flags.ephemeral:
+                # A click inside their private prompt: the game edits that prompt into what
+                # comes next, so it is seen already; a second copy would be noise.
+                await self.bot.service.set_hand(rec.id, seat.seat, HandMessage(0, 0, key, True))
+                return
             message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=0)
             note = "🔒 You have a private choice now (only you see this):"
             await interaction.followup.send(**{k: v for k, v in message.items() if v is not None}, content=note,
