@@ -49,8 +49,10 @@ def _dice(dice: list[int] | None) -> str:
 def render_text(view: dict[str, Any], names: dict[str, str]) -> str:
     """A compact status block (code block plus a few short lines), <= 1800 characters."""
     lines: list[str] = []
-    cur = view["current"]
-    title = f"DRAGON FARKLE · round {view['round']}"
+    over = view["phase"] == "over"
+    cur = None if over else view["current"]  # nobody is "to play" on a finished board
+    shown_round = min(view["round"], view["max_rounds"]) if view.get("max_rounds") else view["round"]
+    title = f"DRAGON FARKLE · round {shown_round}"  # the counter passes the limit as the game ends
     if view.get("max_rounds"):
         title += f"/{view['max_rounds']}"
     lines.append(title)
@@ -406,7 +408,8 @@ def draw(view: dict[str, Any], names: dict[str, str]) -> Canvas:
     c = Canvas(_background(battle, slain=battle and view["phase"] == "over").copy())
     title = "Dragon Farkle"
     c.text((16, 10), title, font(22, True), GOLD)
-    rounds = f"round {view['round']}" + (f" of {view['max_rounds']}" if view.get("max_rounds") else "")
+    shown_round = min(view["round"], view["max_rounds"]) if view.get("max_rounds") else view["round"]
+    rounds = f"round {shown_round}" + (f" of {view['max_rounds']}" if view.get("max_rounds") else "")
     c.text((W - 16, 14), rounds, font(16), MUTED, anchor="ra")
     if battle:
         if view["phase"] == "over":

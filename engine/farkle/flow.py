@@ -53,7 +53,7 @@ class TurnFlow(FarkleCore):
             mr = self.opt["max_rounds"]
             if mr and s["round"] > mr:
                 s["phase"] = "over"
-                s["end_reason"] = f"{mr} rounds played; the largest army wins"
+                s["end_reason"] = f"{mr} round{'' if mr == 1 else 's'} played; the largest army wins"
                 events.append(
                     Event("game_over", f"The round limit ({mr}) is reached: the largest army wins.")
                 )

@@ -96,3 +96,19 @@ def test_paused_battle_roll_asks_for_what_its_button_says() -> None:
     g.play("p1", "battle")
     assert g.view(None)["phase"] == "roll" and g.describe_action("p1", "accept") == "Resolve the roll"
     assert "Waiting for Alice: resolve the roll" in render_text(g.view(None), NAMES)
+
+
+def test_a_finished_board_shows_the_last_round_and_nobody_to_play():
+    import random
+
+    from engine.farkle import FarkleGame
+
+    g = FarkleGame.new(["p1", "p2"], 5, max_rounds=1)
+    rng = random.Random(1)
+    while not g.is_over:
+        seat = g.to_act()[0]
+        g.play(seat, rng.choice(g.legal_actions(seat)))
+    board = render_text(g.view(None), {"p1": "ann", "p2": "bo"})
+    assert "round 1/1" in board and "round 2" not in board  # the counter passes the limit as it ends
+    assert not any(line.startswith(">") for line in board.splitlines())  # nobody is "to play" any more
+    assert "1 round played" in board
