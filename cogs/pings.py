@@ -123,7 +123,7 @@ class Pings:
                 ask += " (your DM has the choices)" if dm else " (press 🔒 Show my hand / plan on the board)"
             by_ask.setdefault(ask, []).append(seat)
         bell = "⏰ Reminder:" if reminder else "🔔"
-        return [f"{bell} {', '.join(f'{{@{s}}}' for s in group)} — {ask} in {title}."
+        return [f"{bell} {', '.join(f'{{@{s}}}' for s in group)}, it's your turn in {title}: {ask}."
                 for ask, group in by_ask.items()]
 
     def _deadline_line(self, rec: GameRecord, deadline: float, seats: list[SeatRecord],
@@ -147,7 +147,8 @@ class Pings:
         assert seat.user_id is not None
         title = registry.get(rec.kind).title
         bell = "⏰ Reminder:" if reminder else "🔔"
-        lines = [f"{bell} {ui_for(rec.kind).ask(game, seat.seat)} in **{title}** #{rec.id} (<#{rec.channel_id}>)."]
+        lines = [f"{bell} It's your turn in **{title}** #{rec.id} (<#{rec.channel_id}>): "
+                 f"{ui_for(rec.kind).ask(game, seat.seat)}."]
         if deadline is not None:
             lines.append(f"⏳ Time runs out <t:{int(deadline)}:R>; {afk_outcome([seat], settings)}.")
         lines.append(f"[Go to the board]({board_link(rec)})")

@@ -36,7 +36,7 @@ The hooks:
 - ``handlers``: the game's own custom_id verbs ``dt:<id>:x:<verb>:...``, short verb -> a
   handler named for what it does, ``async def handler(bot, interaction, route) -> None``.
 - ``ask(game, seat) -> str``: what the seat must do now, in a few words, for its turn ping
-  ("roll or bank"; cogs.pings).
+  ("roll again or stop"; cogs.pings writes "it's your turn in <game>: <ask>.").
 - ``image_view(view) -> dict``: the part of the public view the board picture shows; the
   picture is redrawn only when that changes.
 
@@ -98,7 +98,7 @@ class GameUI:
         return view
 
     def ask(self, game: Game, seat: str) -> str:
-        return "your move"
+        return "make your move"
 
     def progress_line(self, game: Game, events: list[Event]) -> str | None:
         return None

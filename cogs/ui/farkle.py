@@ -348,8 +348,8 @@ def announce(rec: GameRecord, game: FarkleGame, events: list[Event]) -> str | No
 
 # -- the turn ping's question ------------------------------------------------------------------
 _ASKS = {
-    "choose": "your turn: Recruit or Brawl",
-    "react": "a Brawl against you: answer it",
+    "choose": "Recruit or Brawl",
+    "react": "answer the Brawl against you",
     "roll": "pick the dice to keep",
     "decide": "roll again or stop",
     "rally": "choose your Rally",
@@ -362,10 +362,10 @@ def ask(game: FarkleGame, seat: str) -> str:
     """What the seat must do now, for its turn ping (from the phase and its legal actions)."""
     legal = game.legal_actions(seat)
     if any(a.startswith("battle") for a in legal):
-        return "your turn: Recruit, Brawl or the Final Battle"
+        return "Recruit, Brawl or fight the Final Battle"
     if legal and all(a == "accept" or a.startswith("use") for a in legal):
-        return "a roll to accept (or an item to use)"
-    return _ASKS.get(str(game.view(None).get("phase")), "your move")
+        return "accept the roll (or use an item)"
+    return _ASKS.get(str(game.view(None).get("phase")), "make your move")
 
 
 class FarkleUI(GameUI):

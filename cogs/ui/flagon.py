@@ -309,6 +309,16 @@ def lobby_fields(rec: GameRecord) -> list[tuple[str, str]]:
 # -- pings: editing the board notifies nobody ------------------------------------------------------
 
 
+# What a question asks, in words, for its ping ("your choice — which way to face").
+PING_QUESTIONS = {
+    "face": "which way to face", "to": "where to go", "target": "whom to target", "dir": "which direction",
+    "slide": "which way to slide along the wall", "daze": "which card goes into the next slot (Dazed)",
+    "time": "how long to hold the Riposte", "vision": "what the Vision becomes", "item": "what to take",
+    "barrel": "where the barrel goes", "from": "where to cast from", "at": "where to place it",
+    "turn": "which way to turn", "preface": "which way to face first",
+}  # fmt: skip
+
+
 def announce(rec: GameRecord, game: Game, events: list[Event]) -> str | None:
     """Ping a human once per card when the rules start asking them something while it
     resolves (their own card was just revealed, or their character is knocked into a wall and
@@ -329,9 +339,8 @@ def announce(rec: GameRecord, game: Game, events: list[Event]) -> str | None:
         where = "your DM" if seat.private_route == "dm" else "the board's 🔒 Show my hand / plan button"
     else:
         where = "the board's buttons"
-    label = {"slide": "which way to slide along the wall"}.get(
-        pending["verb"], VERB_LABELS.get(pending["verb"], pending["verb"]))
-    return f"{{@{seat.seat}}} {about}{by}: your choice — {label}. Answer with {where}."
+    question = PING_QUESTIONS.get(pending["verb"], VERB_LABELS.get(pending["verb"], pending["verb"]))
+    return f"🔔 {{@{seat.seat}}} {about}{by}: your choice — {question}. Answer with {where}."
 
 
 # -- the board's "Recent" lines ------------------------------------------------------------------
@@ -445,8 +454,8 @@ def ask(game: Game, seat: str) -> str:
         return "plan your cards"
     pending = game.view(None).get("pending")
     if pending:
-        return f"{_cname(pending['acting'])}'s card asks you to choose"
-    return "your move"
+        return f"answer {_cname(pending['acting'])}'s card"
+    return "make your move"
 
 
 def progress_line(game: Game, events: list[Event]) -> str | None:

@@ -87,11 +87,21 @@ def tame_label(view: dict[str, Any], seat: str, action: str) -> str:
     return f"{label} with the stack on {cell} (top {value}): {who}"
 
 
+def ask(game: Game, seat: str) -> str:
+    """What the seat must do now, for its turn ping."""
+    if any(a.startswith("tame:") for a in game.legal_actions(seat)):
+        return "choose how the taming goes"
+    return "place a die or move a stack"
+
+
 class NineSonsUI(GameUI):
     menu = True
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
         return menu_path(cast("NineSonsGame", game), seat, action)
+
+    def ask(self, game: Game, seat: str) -> str:
+        return ask(game, seat)
 
 
 register("ninesons", NineSonsUI())

@@ -165,9 +165,9 @@ async def test_four_characters_two_humans_play_to_the_end_by_dm_and_buttons(worl
     final = texts_of(board_of(channel))
     assert "GAME OVER" in final and "Result" in final
     # Questions while a card resolves pinged their owner (a board edit notifies nobody).
-    pings = [c for c in posted_contents(env, channel) if c.startswith("<@")]
-    assert pings and all("your choice" in p for p in pings)
-    assert {p.split(">")[0] for p in pings} <= {f"<@{m['alice'].id}", f"<@{m['bob'].id}"}
+    pings = [c for c in posted_contents(env, channel) if "your choice —" in c]
+    assert pings and all(p.startswith("🔔 <@") for p in pings)
+    assert {p.removeprefix("🔔 ").split(">")[0] for p in pings} <= {f"<@{m['alice'].id}", f"<@{m['bob'].id}"}
     # The action log, as a file, privately, to anyone who asks.
     result = await m["bob"].click(board_of(channel), label="📜 Action log")
     message = result.followups[0] if result.followups else result.response

@@ -325,4 +325,4 @@ def test_a_flagon_ping_names_the_pinged_players_own_character():
     assert ping is not None
     about, acting = CHARACTER_NAMES[pending["char"]], CHARACTER_NAMES[pending["acting"]]
     assert g.s["chars"][pending["char"]]["owner"] == pending["player"]  # the one who must answer
-    assert ping.startswith(f"{{@{pending['player']}}} {about} (hit by {acting}'s card): your choice")
+    assert ping.startswith(f"🔔 {{@{pending['player']}}} {about} (hit by {acting}'s card): your choice")

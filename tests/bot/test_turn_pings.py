@@ -143,7 +143,8 @@ async def test_a_ping_names_the_game_the_question_the_deadline_and_links_the_boa
     ping = last_ping(channel)
     board = last_board(channel)
     alice = members["alice"]
-    assert ping.content.startswith(f"🔔 <@{alice.id}> — your move in **The Nine Sons of the Dragon** #1.")
+    assert ping.content.startswith(f"🔔 <@{alice.id}>, it's your turn in **The Nine Sons of the Dragon** #1: "
+                                   "place a die or move a stack.")
     deadline = await bot.service.turn_deadline(1)
     assert f"<t:{int(deadline)}:R>" in ping.content and "then the AI plays for you" in ping.content
     assert f"/{channel.id}/{board.id})" in ping.content  # the link to the board
@@ -174,7 +175,7 @@ async def test_notify_dm_sends_the_ping_by_dm_and_off_sends_none(world):
     # bob's turn: a DM, not a channel ping; it names the game, the channel and links the board.
     assert last_ping(channel) is None
     dm = bob.user.dm_channel.last_message
-    assert "your move in **The Nine Sons of the Dragon** #1" in dm.content and f"<#{channel.id}>" in dm.content
+    assert "It's your turn in **The Nine Sons of the Dragon** #1" in dm.content and f"<#{channel.id}>" in dm.content
     # Closed DMs: the channel takes over.
     bob_dm = bob.user.dm_channel
     env.inject_error("POST", f"/channels/{bob_dm.id}/messages", status=403, code=50007,
