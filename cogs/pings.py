@@ -15,6 +15,7 @@ after its change is saved, once, and again after a crash only if it never went o
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import re
@@ -63,6 +64,7 @@ def turn_seats(events: list[Event]) -> tuple[list[str], bool]:
 class Pings:
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
+        self._background: set[asyncio.Task[None]] = set()
 
     # -- while the game runs ----------------------------------------------------------------
     async def announce(self, rec: GameRecord, game: Game, events: list[Event]) -> int:
@@ -161,13 +163,23 @@ class Pings:
         return sent.id
 
     async def _delete_earlier(self, rec: GameRecord, *, keep: set[int]) -> None:
-        """Delete the game's earlier pings (a superseded ping is noise), keeping ``keep``."""
-        for channel_id, message_id in await self.bot.service.pings(rec.id):
-            if message_id in keep:
-                continue
-            with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
-            await self.bot.service.drop_ping(rec.id, message_id)
+        """Delete the game's earlier pings (a superseded ping is noise), keeping ``keep``. The
+        deletes run in the background: the player's answer need not wait for them, and a ping
+        whose delete did not happen stays in the table, so the next ping deletes it."""
+        stale = [(c, m) for c, m in await self.bot.service.pings(rec.id) if m not in keep]
+        if stale:
+            task = asyncio.create_task(self._delete(rec.id, stale), name=f"pings-delete-{rec.id}")
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _delete(self, game_id: int, stale: list[tuple[int, int]]) -> None:
+        try:
+            for channel_id, message_id in stale:
+                with contextlib.suppress(discord.NotFound, discord.Forbidden):
+                    await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
+                await self.bot.service.drop_ping(game_id, message_id)
+        except Exception:
+            log.warning("game %s: deleting an old ping failed; the next ping tries again", game_id, exc_info=True)
 
     # -- at the end -------------------------------------------------------------------------
     async def game_over(self, rec: GameRecord, game: Game | None) -> int:

@@ -554,8 +554,7 @@ class GameService(StoreAccess):
         humans = {s.seat for s in rec.seats if not s.is_ai}
         waiting = [p for p in game.to_act() if p in humans]
         if not waiting:
-            await self.db.clear_timer(rec.id, TURN_TIMER)
-            await self.db.clear_timer(rec.id, REMIND_TIMER)
+            await self.db.clear_timers(rec.id, (TURN_TIMER, REMIND_TIMER))
             return
         # In a simultaneous phase, and while a player makes secret choices, the deadline stays
         # put as choices come in, so nothing about them can be read from the timer (and the
@@ -565,8 +564,8 @@ class GameService(StoreAccess):
             return
         settings = await self.settings(rec.guild_id)
         timeout = settings.turn_timeout(rec.kind)
-        await self.db.set_timer(rec.id, TURN_TIMER, self._clock() + timeout)
-        await self.db.set_timer(rec.id, REMIND_TIMER, self._clock() + timeout / 2)
+        now = self._clock()
+        await self.db.set_timers(rec.id, {TURN_TIMER: now + timeout, REMIND_TIMER: now + timeout / 2})
 
     async def _finish(
         self,

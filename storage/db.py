@@ -639,6 +639,19 @@ class Database:
             (game_id, purpose, deadline),
         )
 
+    async def set_timers(self, game_id: int, deadlines: dict[str, float]) -> None:
+        """Several timers of a game in one statement (one commit), e.g. a turn and its reminder."""
+        rows = [(game_id, purpose, deadline) for purpose, deadline in deadlines.items()]
+        await self._run(
+            f"INSERT INTO timers (game_id, purpose, deadline) VALUES {', '.join(['(?, ?, ?)'] * len(rows))} "
+            "ON CONFLICT (game_id, purpose) DO UPDATE SET deadline = excluded.deadline",
+            [value for row in rows for value in row],
+        )
+
+    async def clear_timers(self, game_id: int, purposes: Sequence[str]) -> None:
+        await self._run(f"DELETE FROM timers WHERE game_id = ? AND purpose IN ({','.join('?' * len(purposes))})",
+                        (game_id, *purposes))
+
     async def clear_timer(self, game_id: int, purpose: str) -> None:
         await self._run("DELETE FROM timers WHERE game_id = ? AND purpose = ?", (game_id, purpose))
 
