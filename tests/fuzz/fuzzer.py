@@ -48,6 +48,7 @@ from simcord.backend.errors import SetupError
 from simcord.results import ResponseMessage, to_discord_message
 
 from cogs.flow import flow_of
+from cogs.ui.flagon import CHARACTER_NAMES, card_texts
 from engine import registry
 from sessions import Actor
 
@@ -971,6 +972,8 @@ class Fuzzer:
                     continue  # only its owner saw it
                 if self._message_game.get(message.id) != rec.id:
                     continue  # posted during another game (whose secrets were different)
+                if _is_deck_reference(message):
+                    continue  # 📖 Card texts: whole decks, the same whatever is planned
                 visible = set(secrets) if dm_owner is None else set(secrets) - dm_known[dm_owner]
                 signature = (message.content, message.embeds, message.components, message.attachments)
                 last = self._scanned.get(message.id)
@@ -1059,3 +1062,15 @@ class Fuzzer:
                 self.stats.failures.append(f"{where}: game over without a result")
         except Exception as exc:  # an invariant check must report, not stop the run
             self.stats.failures.append(f"{where}: invariant check raised {exc!r}")
+
+
+def _is_deck_reference(message: Any) -> bool:
+    """Flagon's 📖 Card texts answer: every line of it is a line of the static list of all
+    decks (cogs.ui.flagon.card_texts), so it names planned cards only as part of whole decks.
+    Anything else in such a message is scanned as usual."""
+    embeds = [e if isinstance(e, dict) else e.to_dict() for e in message.embeds]
+    if len(embeds) != 1 or not str(embeds[0].get("title", "")).startswith("📖 Your cards"):
+        return False
+    reference = set(card_texts(sorted(CHARACTER_NAMES)).splitlines())
+    return not (message.content or "") and all(line in reference for line in
+                                                 str(embeds[0].get("description", "")).splitlines())
