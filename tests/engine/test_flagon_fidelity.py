@@ -1,0 +1,60 @@
+"""Issue 15: Dragon & Flagon rules the audit found broken, each checked against the rulebook sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.base import IllegalAction
+from tests.engine.flagon_support import answer, position, step
+
+
+def _ch(g, cid):  # type: ignore[no-untyped-def]
+    return g.s["chars"][cid]
+
+
+def test_dragon_kick_offers_only_the_character_square_in_an_occupied_line():
+    # RB: "Move in a straight line in any direction until you reach another character.
+    # End in the location of the affected character."
+    g = position({"teo": ("p1", "e9", "N"), "nari": ("p2", "e5", "S")})
+    _ch(g, "teo")["mat"] = []
+    step(g, {"teo": ["dragon_kick", "move"]})
+    offered = g.legal_actions("p1")
+    assert "to:teo:e5" in offered
+    assert "to:teo:e7" not in offered and "to:teo:e6" not in offered
+    with pytest.raises(IllegalAction):
+        g.play("p1", "to:teo:e7")
+    assert _ch(g, "teo")["pos"] == "e9"
+
+
+def test_dragon_kick_empty_line_any_distance_including_none():
+    # RB: "If there is no character in a straight line, move as far as you would like in the
+    # direction of your choice (including not moving at all)."
+    g = position({"teo": ("p1", "e9", "N"), "nari": ("p2", "a1", "S")})
+    _ch(g, "teo")["mat"] = []
+    step(g, {"teo": ["dragon_kick", "move"]})
+    offered = g.legal_actions("p1")
+    assert {"to:teo:stay", "to:teo:e8", "to:teo:e6"} <= set(offered)
+    answer(g, "to:teo:e6", "face:teo:N")
+    assert _ch(g, "teo")["pos"] == "e6"
+
+
+def test_mark_prey_moves_to_a_different_character():
+    # RB: "If Mark Prey is played when the token is already on a character, move it to a
+    # different character."
+    g = position(
+        {
+            "margalo": ("p1", "e5", "N"),
+            "nari": ("p2", "e4", "S"),
+            "teo": ("p2", "a1", "S"),
+            "tuuli": ("p2", "i1", "S"),
+        }
+    )
+    g.s["mark"] = {"by": "margalo", "on": "nari"}
+    step(g, {"margalo": ["mark_prey", "move"]})
+    offered = g.legal_actions("p1")
+    assert {"target:margalo:teo", "target:margalo:tuuli"} <= set(offered)
+    assert "target:margalo:nari" not in offered
+    with pytest.raises(IllegalAction):
+        g.play("p1", "target:margalo:nari")
+    answer(g, "target:margalo:teo")
+    assert g.s["mark"] == {"by": "margalo", "on": "teo"}
