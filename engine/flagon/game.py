@@ -62,10 +62,12 @@ class FlagonGame(Game):
     # Plans are secret: the platform checks DM reachability and offers the "Plan" button.
     HIDDEN_INFORMATION: ClassVar[bool] = True
     # Version 1 kept its version under "v"; version 2 is the same state under the common key.
-    STATE_VERSION: ClassVar[int] = 2
+    STATE_VERSION: ClassVar[int] = 3
     OLD_STATE_VERSION_KEY: ClassVar[str | None] = "v"
     STATE_UPGRADES: ClassVar[Mapping[int, StateUpgrade]] = {
         1: lambda d: {k: x for k, x in d.items() if k != "v"},
+        # 3: the prone-Vision lobby option (issue 15); games saved before it keep the default.
+        2: lambda d: {**d, "options": {**d["options"], "prone_vision_stands": False}},
     }
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("extended", False, "Extended game: Game End tokens on spaces 27-30 instead of 21-24."),
@@ -78,6 +80,13 @@ class FlagonGame(Game):
             choices=("off", "instead", "with"),
         ),
         OptionSpec("layout", "first-game", "Tavern layout.", choices=layout_names()),
+        OptionSpec(
+            "prone_vision_stands",
+            False,
+            "Prone Vision: a prone Tuuli stands up when Vision is revealed, so the card it becomes is "
+            "never cancelled for being prone (off = our reading of the rulebook: the card Vision "
+            "becomes is the one checked).",
+        ),
     )
 
     def __init__(self, state: dict[str, Any]) -> None:

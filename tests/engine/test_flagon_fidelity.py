@@ -58,3 +58,40 @@ def test_mark_prey_moves_to_a_different_character():
         g.play("p1", "target:margalo:nari")
     answer(g, "target:margalo:teo")
     assert g.s["mark"] == {"by": "margalo", "on": "teo"}
+
+
+def test_battle_frenzy_does_not_pay_on_a_cancelled_action():
+    # RB: "at the end of every Action Thras takes (not every Time Step), she gains 2 Reputation
+    # from each character in one of the highlighted squares." A cancelled card is no action taken.
+    g = position({"thras": ("p1", "e5", "N"), "nari": ("p2", "e4", "S")})
+    _ch(g, "thras")["mat"] = []
+    step(g, {"thras": ["battle_frenzy", "move"]})
+    answer(g, "face:thras:N")
+    assert _ch(g, "thras")["rep"] == 22  # the Frenzy card itself is an action performed
+    _ch(g, "thras")["prone"] = True  # Slash has a purple header: cancelled while prone
+    g.s["marker"] = 2
+    step(g, {"thras": ["slash", "move"]})
+    answer(g, "face:thras:N")
+    assert _ch(g, "thras")["rep"] == 22 and _ch(g, "nari")["rep"] == 18
+
+
+def _prone_tuuli_vision_slash(**options: object) -> tuple[int, int]:
+    g = position({"tuuli": ("p1", "e5", "N"), "nari": ("p2", "e4", "S")}, **options)
+    _ch(g, "tuuli")["prone"] = True
+    step(g, {"tuuli": ["vision", "move"]})
+    answer(g, "vision:tuuli:slash", "face:tuuli:N")
+    assert not _ch(g, "tuuli")["prone"]  # up again after the reveal, in both readings
+    return _ch(g, "nari")["rep"], _ch(g, "tuuli")["token"]
+
+
+def test_prone_vision_becoming_slash_is_cancelled_by_default():
+    # RB (Fall): "When the character's next Action is revealed, if it has a Purple Header it is
+    # automatically Canceled." RB (Vision): "you may replace it with any Action ... The Action is
+    # performed as normal": our reading is that the Slash is the action that comes up.
+    nari_rep, token = _prone_tuuli_vision_slash()
+    assert nari_rep == 20 and token == 2  # cancelled: no reputation, time 1
+
+
+def test_prone_vision_stands_option_lets_the_slash_happen():
+    nari_rep, _ = _prone_tuuli_vision_slash(prone_vision_stands=True)
+    assert nari_rep < 20

@@ -32,6 +32,10 @@ def vision(r: Rules, cid: str, card: Card) -> int:
     pick = r.ctx.ask(r.owner(cid), "vision", cid, ["cancel", *opts])
     if pick == "cancel":
         r.emit(f"{r.label(cid)} cancels the Vision.", kind="cancel")
+        if c["prone"]:  # still down only under our reading (see reveal_and_resolve); up after any reveal
+            c["prone"] = False
+            r.emit(f"{r.label(cid)} stands up.")
+        r.dest = "cancel"
         return 1
     r.emit(f"Vision becomes {r.card(pick).name}.", kind="reveal", char=cid, card=pick)
     c["playing"] = pick
