@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.base import IllegalAction
+from engine.flagon.game import FlagonGame
 from tests.engine.flagon_support import answer, position, step
 
 
-def _ch(g, cid):  # type: ignore[no-untyped-def]
+def _ch(g: FlagonGame, cid: str) -> dict[str, Any]:
     return g.s["chars"][cid]
 
 
@@ -75,7 +78,7 @@ def test_battle_frenzy_does_not_pay_on_a_cancelled_action():
     assert _ch(g, "thras")["rep"] == 22 and _ch(g, "nari")["rep"] == 18
 
 
-def _prone_tuuli_vision_slash(**options: object) -> tuple[int, int]:
+def _prone_tuuli_vision_slash(**options: Any) -> tuple[int, int]:
     g = position({"tuuli": ("p1", "e5", "N"), "nari": ("p2", "e4", "S")}, **options)
     _ch(g, "tuuli")["prone"] = True
     step(g, {"tuuli": ["vision", "move"]})
@@ -95,3 +98,30 @@ def test_prone_vision_becoming_slash_is_cancelled_by_default():
 def test_prone_vision_stands_option_lets_the_slash_happen():
     nari_rep, _ = _prone_tuuli_vision_slash(prone_vision_stands=True)
     assert nari_rep < 20
+
+
+def _throw_past_the_familiar(**options: Any) -> FlagonGame:
+    g = position({"jack": ("p1", "e9", "N"), "nari": ("p2", "e5", "S"), "asma": ("p2", "a1", "S")}, **options)
+    _ch(g, "jack")["held"] = "mug"
+    g.s["familiar"] = {"at": "e7", "facing": "N"}
+    step(g, {"jack": ["throw", "move"]})
+    return g
+
+
+def test_familiar_is_an_optional_target_not_a_block():
+    # RB: "You may deliberately throw a mug or chair at the familiar, and it will be removed."
+    g = _throw_past_the_familiar()
+    offered = g.legal_actions("p1")
+    assert "dir:jack:familiar" in offered and "dir:jack:N" in offered
+    g.play("p1", "dir:jack:N")  # past the Familiar, onto Nari
+    assert _ch(g, "nari")["rep"] < 20 and g.s["familiar"] is not None
+    g = _throw_past_the_familiar()
+    g.play("p1", "dir:jack:familiar")
+    assert g.s["familiar"] is None and _ch(g, "nari")["rep"] == 20
+
+
+def test_familiar_blocks_option_stops_the_throw():
+    g = _throw_past_the_familiar(familiar_blocks=True)
+    assert "dir:jack:familiar" not in g.legal_actions("p1")  # one line, one target: no question
+    answer(g, "face:jack:N")
+    assert g.s["familiar"] is None and _ch(g, "nari")["rep"] == 20
