@@ -42,6 +42,7 @@ SPECIAL_LABELS = {
     ("to", "stay"): "stay put", ("vision", "cancel"): "cancel the Vision", ("item", "drop"): "drop what you hold",
     ("preface", "after"): "turn after acting instead", ("from", "self"): "cast from yourself",
     ("from", "familiar"): "cast from the Familiar",
+    ("dir", "familiar"): "throw at the Familiar",
 }  # fmt: skip
 PRIVATE_VERBS = ("plan", "daze", "vision")
 # Printed spaces of the time track, for display only (the engine's track is unbounded).
@@ -62,10 +63,12 @@ class FlagonGame(Game):
     # Plans are secret: the platform checks DM reachability and offers the "Plan" button.
     HIDDEN_INFORMATION: ClassVar[bool] = True
     # Version 1 kept its version under "v"; version 2 is the same state under the common key.
-    STATE_VERSION: ClassVar[int] = 2
+    STATE_VERSION: ClassVar[int] = 3
     OLD_STATE_VERSION_KEY: ClassVar[str | None] = "v"
     STATE_UPGRADES: ClassVar[Mapping[int, StateUpgrade]] = {
         1: lambda d: {k: x for k, x in d.items() if k != "v"},
+        # 3: the prone-Vision and Familiar lobby options (issue 15); games saved before it keep the default.
+        2: lambda d: {**d, "options": {**d["options"], "prone_vision_stands": False, "familiar_blocks": False}},
     }
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("extended", False, "Extended game: Game End tokens on spaces 27-30 instead of 21-24."),
@@ -78,6 +81,19 @@ class FlagonGame(Game):
             choices=("off", "instead", "with"),
         ),
         OptionSpec("layout", "first-game", "Tavern layout.", choices=layout_names()),
+        OptionSpec(
+            "prone_vision_stands",
+            False,
+            "Prone Vision: a prone Tuuli stands up when Vision is revealed, so the card it becomes is "
+            "never cancelled for being prone (off = our reading of the rulebook: the card Vision "
+            "becomes is the one checked).",
+        ),
+        OptionSpec(
+            "familiar_blocks",
+            False,
+            "Familiar blocks throws: a mug or chair thrown along the Familiar's line must hit it "
+            "(off = our reading of the rulebook: you may aim at the Familiar or past it).",
+        ),
     )
 
     def __init__(self, state: dict[str, Any]) -> None:

@@ -101,20 +101,35 @@ def swing(r: Rules, cid: str, card: Card) -> None:
 
 @effect("dragon_kick")
 def dragon_kick(r: Rules, cid: str, card: Card) -> None:
+    # RB: "Move in a straight line in any direction until you reach another character. End in the
+    # location of the affected character. If there is no character in a straight line, move as far as
+    # you would like in the direction of your choice (including not moving at all)."
+    # So a line with a character offers only that character's square; an empty line offers every
+    # square, and staying put is allowed only because an empty line exists.
     me = r.pos(cid)
-    opts: dict[str, tuple[Sq, str | None]] = {"stay": ((0, 0), None)}
+    opts: dict[str, tuple[Sq, str | None]] = {}
+    empty_line = False
     for rel in card.rays:
         d = G.rel_dir(r.ch(cid)["facing"], rel)
+        line: list[Sq] = []
+        hit: str | None = None
         k = 1
         while True:
             q = (me[0] + d[0] * k, me[1] + d[1] * k)
             if not r.inb(q):
                 break
-            t = r.who(q)
-            opts[G.name(q)] = (d, t)
-            if t is not None:
+            hit = r.who(q)
+            if hit is not None:
+                opts[G.name(q)] = (d, hit)
                 break
+            line.append(q)
             k += 1
+        if hit is None:
+            empty_line = True
+            for q in line:
+                opts[G.name(q)] = (d, None)
+    if empty_line or not opts:
+        opts = {"stay": ((0, 0), None), **opts}
     pick = r.ctx.ask(r.owner(cid), "to", cid, list(opts))
     if pick == "stay":
         r.emit(f"{r.label(cid)} kicks the air and stays put.")

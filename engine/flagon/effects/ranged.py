@@ -23,9 +23,16 @@ def throw(r: Rules, cid: str, card: Card) -> None:
     rng = card[f"{kind}_range"] if kind == "chair" else 0
     me = r.pos(cid)
     hits: dict[str, tuple[str, Sq]] = {}
+    # RB: "You may deliberately throw a mug or chair at the familiar, and it will be removed."
+    # Our reading: the Familiar is one more thing you may aim at (answer "familiar"); it neither
+    # blocks the line nor must be hit. Option ``familiar_blocks``: it stops the throw on its line.
+    blocks = r.s["options"].get("familiar_blocks", False)
     for rel in card.rays:
         d = G.rel_dir(c["facing"], rel)
         hit = r.first_on_ray(me, d, rng, cid, familiar=True)
+        if hit and hit[0] == "@familiar" and not blocks:
+            hits["familiar"] = hit
+            hit = r.first_on_ray(me, d, rng, cid)
         if hit:
             hits[G.DIR8_NAME[d]] = hit
     pick = r.ctx.ask(r.owner(cid), "dir", cid, list(hits)) if hits else None

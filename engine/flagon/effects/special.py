@@ -32,6 +32,10 @@ def vision(r: Rules, cid: str, card: Card) -> int:
     pick = r.ctx.ask(r.owner(cid), "vision", cid, ["cancel", *opts])
     if pick == "cancel":
         r.emit(f"{r.label(cid)} cancels the Vision.", kind="cancel")
+        if c["prone"]:  # still down only under our reading (see reveal_and_resolve); up after any reveal
+            c["prone"] = False
+            r.emit(f"{r.label(cid)} stands up.")
+        r.dest = "cancel"
         return 1
     r.emit(f"Vision becomes {r.card(pick).name}.", kind="reveal", char=cid, card=pick)
     c["playing"] = pick
@@ -55,7 +59,13 @@ def tithe(r: Rules, cid: str, card: Card) -> None:
 
 @effect("mark_prey")
 def mark_prey(r: Rules, cid: str, card: Card) -> None:
-    targets = [t for t in r.s["chars"] if t != cid]
+    # RB: "If Mark Prey is played when the token is already on a character, move it to a different
+    # character."
+    marked = (r.s.get("mark") or {}).get("on")
+    targets = [t for t in r.s["chars"] if t != cid and t != marked]
+    if not targets:
+        r.emit(f"{r.label(cid)} has nobody else to mark.")
+        return
     t = r.ctx.ask(r.owner(cid), "target", cid, targets)
     r.s["mark"] = {"by": cid, "on": t}
     r.emit(f"{r.label(cid)} marks {r.label(t)} as prey.", kind="mark")

@@ -44,6 +44,7 @@ class Rules(Primitives):
             if pick != "after":
                 c["facing"] = pick
                 prefaced = True
+        performed = False
         if not c["slots"]:
             self.emit(f"{self.label(cid)} has nothing planned.", kind="reveal")
             cost = 1
@@ -54,19 +55,23 @@ class Rules(Primitives):
             self.emit(f"{{{c['owner']}}}'s {self.label(cid)} reveals {self.card(card_id).name}.", kind="reveal",
                       char=cid, card=card_id)  # fmt: skip
             cost = self.reveal_and_resolve(cid, card_id)
+            performed = self.performed
             if self.has(cid, "eyes_of_gaia") or card_id == "eyes_of_gaia":
                 c["gaia_last"] = card_id
-        s["after"] = {"char": cid, "cost": cost, "prefaced": prefaced}
+        s["after"] = {"char": cid, "cost": cost, "prefaced": prefaced, "performed": performed}
 
     def finish(self, cid: str, facing: str | None) -> None:
         """After the card: the free facing change, Battle Frenzy, and the time token moves."""
         s = self.s
         c = self.ch(cid)
         cost = s["after"]["cost"]
+        # RB: Battle Frenzy pays "at the end of every Action Thras takes": a cancelled card is no
+        # action taken. States saved before this key existed keep the old behaviour (paid).
+        performed = s["after"].get("performed", True)
         s["after"] = None
         if facing is not None:
             c["facing"] = facing
-        if self.has(cid, "battle_frenzy"):
+        if performed and self.has(cid, "battle_frenzy"):
             bf = self.card("battle_frenzy")
             for t in self.chars_in(self.board_squares(cid, bf.squares), exclude=cid):
                 self.transfer(t, cid, bf["rep"])
@@ -83,7 +88,11 @@ class Rules(Primitives):
         c = self.ch(cid)
         card = self.card(card_id)
         why = None
-        if c["prone"]:
+        # Our reading: Vision "comes up" as the card it becomes, so a prone Tuuli stays down until
+        # that card is revealed and a purple one is cancelled; the lobby option
+        # ``prone_vision_stands`` restores the other reading (she stands as Vision is revealed).
+        defer = card.effect == "vision" and not self.s["options"].get("prone_vision_stands", False)
+        if c["prone"] and not defer:
             c["prone"] = False
             if card["purple"]:
                 why = "prone (purple header)"
@@ -92,11 +101,13 @@ class Rules(Primitives):
             why = self.requirement_unmet(cid, card)
         self.dest = None
         self.cancelled = why is not None
+        self.performed = False
         if why is not None:
             self.emit(f"{card.name} is cancelled: {why}.", kind="cancel")
             c["playing"] = None
             return 1
         cost = HANDLERS[card.effect](self, cid, card)
+        self.performed = not self.cancelled and self.dest != "cancel"
         if cost is None:
             cost = card.base_time
         if cid == "asma" and card_id in ASMA_SPELLS and self.has(cid, "arcano") and self.dest != "cancel":

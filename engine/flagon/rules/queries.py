@@ -26,6 +26,7 @@ class Queries:
         self.h: int = s["height"]
         self.dest: str | None = None  # where the resolving card goes afterwards (override)
         self.cancelled = False
+        self.performed = False  # the last revealed card was carried out (not cancelled)
 
     # ------------------------------------------------------------------ events
     def emit(self, text: str, to: str | None = None, kind: str = "info", **data: Any) -> None:
