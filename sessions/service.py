@@ -209,7 +209,11 @@ class GameService(StoreAccess):
             if rec.host_user_id == actor.user_id:
                 # The host left: the longest-seated human takes over, so the lobby still has an owner.
                 await self._set_host(rec.id, humans[0].user_id)
-            return await self._save_lobby(rec, seats, "{actor} left.", {"actor": actor.name})
+            picks = rec.options.get("teams")
+            options = None
+            if isinstance(picks, dict) and seat.seat in picks:  # a newcomer may get this seat id: no pick
+                options = {**rec.options, "teams": {s: t for s, t in picks.items() if s != seat.seat}}
+            return await self._save_lobby(rec, seats, "{actor} left.", {"actor": actor.name}, options=options)
 
     async def choose_team(self, game_id: int, actor: Actor, team: str) -> Outcome:
         """A seated player picks a team in a team-game lobby (kept as options["teams"], by seat);
@@ -521,9 +525,11 @@ class GameService(StoreAccess):
         await self.db.set_host(game_id, user_id)
 
     async def _save_lobby(self, rec: GameRecord, seats: list[SeatRecord], text: str,
-                          names: dict[str, str] | None = None) -> Outcome:
+                          names: dict[str, str] | None = None, *, options: dict[str, Any] | None = None
+                          ) -> Outcome:
         event = Event("lobby", text, data={"names": names or {}})
-        await self.db.save_game(rec.id, rec.version, seats=_renumber(seats), announce=_dicts([event]))
+        await self.db.save_game(rec.id, rec.version, seats=_renumber(seats), announce=_dicts([event]),
+                                options=options)
         return Outcome(await self.db.load_game(rec.id), events=[event])
 
     async def _save_action(

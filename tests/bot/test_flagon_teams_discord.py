@@ -86,3 +86,16 @@ async def test_no_team_buttons_without_the_team_option(table):
     env, channel, m = table
     await m["alice"].slash(channel, "game new", game="flagon")
     assert "Join team A" not in button_labels(last_board(channel))
+
+
+async def test_a_pick_leaves_with_its_player(table):
+    env, channel, m = table
+    await open_team_lobby(channel, m)
+    await m["eve"].click(last_board(channel), label="Join team B")
+    eve_seat = (await env.bot.service.db.load_game(1)).seat_of_user(m["eve"].user.id).seat
+    await m["eve"].click(last_board(channel), label="Leave")
+    # frank takes the freed seat id and has picked nothing
+    await m["frank"].click(last_board(channel), label="Join")
+    rec = await env.bot.service.db.load_game(1)
+    assert rec.seat_of_user(m["frank"].user.id).seat == eve_seat
+    assert eve_seat not in rec.options["teams"]
