@@ -66,13 +66,16 @@ class Presenter:
             for i, s in enumerate(rec.seats)
         ) or "nobody yet"
         embed.add_field(name=f"Seats ({len(rec.seats)}/{cls.MAX_PLAYERS})", value=seats, inline=False)
-        if rec.options:
+        shown_options = {k: v for k, v in rec.options.items() if not isinstance(v, dict)}  # not lobby choices
+        if shown_options:
             embed.add_field(name="Options", value=", ".join(f"`{k}={text.echo(_show(v))}`"
-                                                            for k, v in rec.options.items()))
+                                                            for k, v in shown_options.items()))
         for name, value in ui_for(rec.kind).lobby_fields(rec):  # game-specific lobby lines (e.g. teams)
             embed.add_field(name=name, value=value, inline=False)
         embed.set_footer(text=f"/game rules {rec.kind} for the rules")
         view = components.lobby_components(rec, info.ai_levels, settings["ai_seats"])
+        for item in ui_for(rec.kind).lobby_rows(rec):  # game-specific lobby controls (e.g. team picks)
+            view.add_item(item)
         return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": []})
 
     async def _lobby_closes(self, rec: GameRecord) -> str:

@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 
 
 def options_text(options: dict[str, Any]) -> str:
-    """A lobby's parsed options written back as ``/game new`` would take them (``k=v``)."""
-    return " ".join(f"{name}={_option_value(value)}" for name, value in options.items())
+    """A lobby's parsed options written back as ``/game new`` would take them (``k=v``). Lobby
+    choices kept with them (a mapping, e.g. the team picks) are not options: a rematch starts fresh."""
+    return " ".join(f"{name}={_option_value(value)}" for name, value in options.items()
+                    if not isinstance(value, dict))
 
 
 def _option_value(value: object) -> str:

@@ -209,7 +209,30 @@ class GameService(StoreAccess):
             if rec.host_user_id == actor.user_id:
                 # The host left: the longest-seated human takes over, so the lobby still has an owner.
                 await self._set_host(rec.id, humans[0].user_id)
-            return await self._save_lobby(rec, seats, "{actor} left.", {"actor": actor.name})
+            picks = rec.options.get("teams")
+            options = None
+            if isinstance(picks, dict) and seat.seat in picks:  # a newcomer may get this seat id: no pick
+                options = {**rec.options, "teams": {s: t for s, t in picks.items() if s != seat.seat}}
+            return await self._save_lobby(rec, seats, "{actor} left.", {"actor": actor.name}, options=options)
+
+    async def choose_team(self, game_id: int, actor: Actor, team: str) -> Outcome:
+        """A seated player picks a team in a team-game lobby (kept as options["teams"], by seat);
+        whether the teams can start is the engine's call at Start."""
+        async with self.lock(game_id):
+            rec = await self._lobby(game_id)
+            seat = rec.seat_of_user(actor.user_id)
+            if seat is None:
+                raise SessionError("Only seated players pick a team: press Join first.")
+            if team not in ("A", "B"):
+                raise SessionError("There are two teams, A and B.")
+            seated = {s.seat for s in rec.seats}  # a pick of a seat that left is dropped
+            picks = {s: t for s, t in (rec.options.get("teams") or {}).items() if s in seated}
+            if picks.get(seat.seat) == team:
+                raise SessionError(f"You are already on team {team}.")
+            options = {**rec.options, "teams": {**picks, seat.seat: team}}
+            event = Event("lobby", f"{{{seat.seat}}} joined team {team}.", data={"names": {}})
+            await self.db.save_game(rec.id, rec.version, options=options, announce=_dicts([event]))
+            return Outcome(await self.db.load_game(rec.id), events=[event])
 
     async def add_ai(self, game_id: int, actor: Actor, level: str | None = None) -> Outcome:
         async with self.lock(game_id):
@@ -502,9 +525,11 @@ class GameService(StoreAccess):
         await self.db.set_host(game_id, user_id)
 
     async def _save_lobby(self, rec: GameRecord, seats: list[SeatRecord], text: str,
-                          names: dict[str, str] | None = None) -> Outcome:
+                          names: dict[str, str] | None = None, *, options: dict[str, Any] | None = None
+                          ) -> Outcome:
         event = Event("lobby", text, data={"names": names or {}})
-        await self.db.save_game(rec.id, rec.version, seats=_renumber(seats), announce=_dicts([event]))
+        await self.db.save_game(rec.id, rec.version, seats=_renumber(seats), announce=_dicts([event]),
+                                options=options)
         return Outcome(await self.db.load_game(rec.id), events=[event])
 
     async def _save_action(

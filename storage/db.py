@@ -491,6 +491,7 @@ class Database:
         clear_timers: bool = False,
         results: Sequence[ResultRow] = (),
         announce: Sequence[dict[str, Any]] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> int:
         """Write a new version of a game atomically; return the new version.
 
@@ -511,6 +512,9 @@ class Database:
         if result is not None:
             sets.append("result = ?")
             params.append(json.dumps(result))
+        if options is not None:  # lobby choices kept with the options (e.g. team picks)
+            sets.append("options = ?")
+            params.append(json.dumps(options))
         async with self._transaction():
             rowcount, _ = await self._run(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",

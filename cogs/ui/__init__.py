@@ -29,6 +29,8 @@ The hooks:
   step; None when the events did not move such a phase.
 - ``lobby_fields(rec) -> list[tuple[str, str]]``: extra (name, value) fields on the lobby
   message (for example the teams the seats would form).
+- ``lobby_rows(rec) -> list[discord.ui.Item]``: extra lobby components after Join/Start and the
+  AI select (for example "Join team A" / "Join team B" buttons; give them ``row=2`` or later).
 - ``announce(rec, game, public_events) -> str | None``: a short channel message to post after
   the board update (editing a message notifies nobody; a new one with a mention pings), e.g.
   Farkle's Brawl defender; {p1} placeholders name a seat, ``{@p1}`` pings its user (the only
@@ -89,6 +91,9 @@ class GameUI:
         return [e.text for e in events]
 
     def lobby_fields(self, rec: GameRecord) -> list[tuple[str, str]]:
+        return []
+
+    def lobby_rows(self, rec: GameRecord) -> list[discord.ui.Item[Any]]:
         return []
 
     def announce(self, rec: GameRecord, game: Game, events: list[Event]) -> str | None:

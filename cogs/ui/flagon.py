@@ -306,6 +306,28 @@ def lobby_fields(rec: GameRecord) -> list[tuple[str, str]]:
     return fields
 
 
+def lobby_rows(rec: GameRecord) -> list[discord.ui.Item]:
+    """In a team-game lobby, the "Choose your team" buttons (players who do not pick alternate)."""
+    if not _team_option_on(rec):
+        return []
+    return [discord.ui.Button(label=f"Join team {team}", style=discord.ButtonStyle.secondary,
+                              custom_id=routing.make(rec.id, "x", "team", team), row=2) for team in "AB"]
+
+
+def _team_option_on(rec: GameRecord) -> bool:
+    return rec.options.get("team") is True  # options are saved parsed
+
+
+async def on_choose_team(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
+    """Join team A / Join team B in the lobby: record the clicking player's team, redraw the lobby."""
+    rec = await bot.service.record(route.game_id)
+    if rec.status != "lobby" or not _team_option_on(rec):
+        raise SessionError("Teams are picked in the lobby of a team game.")
+    await interaction.response.defer()
+    outcome = await bot.service.choose_team(route.game_id, actor_of(interaction), route.arg(1))
+    await flow_of(bot).after_change(outcome)
+
+
 # -- pings: editing the board notifies nobody ------------------------------------------------------
 
 
@@ -476,7 +498,8 @@ def progress_line(game: Game, events: list[Event]) -> str | None:
 
 class FlagonUI(GameUI):
     menu = True
-    handlers = MappingProxyType({"plan": on_plan_card, "log": on_send_action_log, "texts": on_show_card_texts})
+    handlers = MappingProxyType({"plan": on_plan_card, "log": on_send_action_log, "texts": on_show_card_texts,
+                                 "team": on_choose_team})
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
         return menu_path(game, seat, action)
@@ -496,6 +519,9 @@ class FlagonUI(GameUI):
 
     def lobby_fields(self, rec: GameRecord) -> list[tuple[str, str]]:
         return lobby_fields(rec)
+
+    def lobby_rows(self, rec: GameRecord) -> list[discord.ui.Item[Any]]:
+        return lobby_rows(rec)
 
     def announce(self, rec: GameRecord, game: Game, events: list[Event]) -> str | None:
         return announce(rec, game, events)

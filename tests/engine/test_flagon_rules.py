@@ -126,7 +126,7 @@ def test_team_game_equal_characters_and_alternating_choice():
     g = new_game(["a", "b", "c", "d", "e"], seed=2, team=True)
     teams = g.s["teams"]
     per_team = {t: sum(g.s["quota"][p] for p in teams if teams[p] == t) for t in "AB"}
-    assert per_team["A"] == per_team["B"] == 3
+    assert per_team["A"] == per_team["B"] == 4  # the rulebook's five-player example (issue 15)
     kinds = [k for k, _ in g.s["queue"]]
     assert kinds[:2] == ["choose", "place_last"]
     first_team = teams[g.s["queue"][0][1]]
