@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from engine import handbook
+from engine.base import InvalidSetup
+from engine.farkle import new_game
 from engine.farkle.rules import EVENT_FACES, OPTIONS
 from engine.rng import Rng
 from render.handbook import game_pages
@@ -25,6 +29,15 @@ def test_event_die_has_a_dragon_a_rally_and_four_blanks() -> None:
         (roll,) = [e for e in ev if e.kind == "roll"]
         seen[next(face for face in ("dragon", "rally", "blank") if face in roll.text.lower())] += 1
     assert 700 < seen["blank"] < 900 and 150 < seen["dragon"] < 260 and 150 < seen["rally"] < 260
+
+
+def test_two_to_five_players_one_mat_each() -> None:
+    """FA-1.5: "5 Player mats" (and FA-1.1: 30 Soldier dice, six each): at most five players."""
+    with pytest.raises(InvalidSetup, match="2 to 5 players"):
+        new_game(["a", "b", "c", "d", "e", "f"], 1)
+    with pytest.raises(InvalidSetup, match="2 to 5 players"):
+        new_game(["a"], 1)
+    assert len(new_game(["a", "b", "c", "d", "e"], 1).players) == 5
 
 
 def test_companions_are_inactive_while_defending() -> None:

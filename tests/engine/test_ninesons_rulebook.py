@@ -4,6 +4,8 @@ Each test quotes the sentence of the rulebook it checks, with its map id."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engine.base import InvalidSetup
@@ -42,3 +44,21 @@ def test_a_tame_with_cards_in_the_deck_fills_the_space() -> None:
     slot = g.view(None)["slots"][1]
     assert slot["hole"] is False and slot["card"]["name"] == "BiAn"
     assert "1@c1" in g.legal_actions(B)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_dice_keep_their_points_unless_pulao_changes_them(seed: int) -> None:
+    """NS-3.2: "Normally, the points on this dice cannot be changed." Through whole random games
+    each player's dice stay 1 to 6 (wherever they are: reserve, board, removed by ChiWen) until
+    that player tames PuLao (NS-9.11), the one card that changes them."""
+    r = random.Random(seed)
+    g = new_game(P, seed)
+    pulao = g._index["PuLao"]
+    while not g.is_over:
+        for seat in (0, 1):
+            if pulao in g.st.tamed[seat]:
+                continue
+            on_board = [d & 7 for cell in g.st.cells for d in cell if d >> 3 == seat]
+            assert sorted(on_board + g.st.reserve[seat] + g.st.removed[seat]) == [1, 2, 3, 4, 5, 6]
+        (who,) = g.to_act()
+        g.play(who, r.choice(g.legal_actions(who)))
