@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.farkle import FarkleGame
 from tests.engine.farkle_support import setup
 
@@ -89,7 +91,7 @@ def test_five_of_a_kind_and_quad_pair_options_reach_the_game() -> None:
     assert "keep:2,2,2,2" in g.legal_actions("p1")
 
 
-def _recruit_1000_then_rally_on_a_5(**options: object) -> FarkleGame:
+def _recruit_1000_then_rally_on_a_5(**options: Any) -> FarkleGame:
     """Recruit: three 1s (1,000) on a blank, then a single 5 on the Rally face."""
     g = setup([([1, 1, 1, 2, 3, 4], "blank"), ([5, 2, 3], "rally")], **options)
     g.play("p1", "recruit")
@@ -150,3 +152,17 @@ def test_rally_double_option_refuses_other_values() -> None:
 
     with pytest.raises(ValueError, match="rally_double"):
         new_game(["a", "b"], 1, rally_double="game")
+
+
+def test_a_game_saved_before_rally_double_restores_with_the_roll_reading() -> None:
+    """A state saved by the engine before the option existed (version 1, no rally_double)
+    restores and doubles only the roll, as it did when it was saved."""
+    g = _recruit_1000_then_rally_on_a_5(rally_double="turn")
+    old = g.to_dict()
+    old["version"] = 1
+    del old["options"]["rally_double"]
+    restored = FarkleGame.from_dict(old)
+    assert "rally_double" not in old["options"]  # the saved dict itself is not changed
+    assert restored.opt["rally_double"] == "roll"
+    assert restored.to_dict()["version"] == FarkleGame.STATE_VERSION
+    assert restored.describe_action("p1", "rally:double") == "Rally: double (+50)"

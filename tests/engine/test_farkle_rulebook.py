@@ -190,7 +190,10 @@ def test_the_rules_players_read_label_our_readings() -> None:
     assert '"you can double your score or draw Magic Items"' in event_die
     assert "**Our reading**" in event_die and "`rally_double=turn`" in event_die
     assert "**Companions are inactive while defending**" in brawl
-    assert "Item limit after a Brawl" in brawl and "applies to both players, attacker and defender alike" in brawl
+    assert (
+        "Item limit after a Brawl" in brawl
+        and "applies to both players, attacker and defender alike" in brawl
+    )
     assert keep.startswith("**House reading, not the rulebook.**")
     pages = "\n".join(p.text for p in game_pages("farkle"))
     assert "rally_double" in pages and "Companions are inactive while defending" in pages
