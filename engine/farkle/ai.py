@@ -346,7 +346,9 @@ class _Brain:
         if self.level == "easy":
             return self.rng.choice(["rally:double", "rally:item"])
         room = self.g.item_count(self.me) + len(s["pending"][self.me]) < self.g.item_limit(self.me)
-        if s["last_value"] < ITEM_VALUE and room:
+        # what "double" would add: this roll, or the whole turn total under rally_double=turn
+        gain = s["total"] if self.g.opt["rally_double"] == "turn" else s["last_value"]
+        if gain < ITEM_VALUE and room:
             return "rally:item"
         return "rally:double"
 

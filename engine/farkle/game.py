@@ -18,9 +18,10 @@ The game is built in layers, each module one concern:
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any, ClassVar, cast
 
-from engine.base import Event, IllegalAction, InvalidSetup, Result, check_legal
+from engine.base import Event, IllegalAction, InvalidSetup, Result, StateUpgrade, check_legal
 from engine.farkle import rules
 from engine.farkle.cards import check_card_counts, default_cards, parse_cards
 from engine.farkle.core import DRAGON_HP, KEEP_MIN_ARMY, turn_fields
@@ -36,7 +37,11 @@ class FarkleGame(TurnFlow):
     MIN_PLAYERS: ClassVar[int] = 2
     MAX_PLAYERS: ClassVar[int] = 5
     OPTIONS = rules.OPTIONS
-    STATE_VERSION: ClassVar[int] = 1
+    # Version 2 added the option rally_double; a game saved before it keeps the only reading it knew.
+    STATE_VERSION: ClassVar[int] = 2
+    STATE_UPGRADES: ClassVar[Mapping[int, StateUpgrade]] = {
+        1: lambda d: d | {"options": {"rally_double": "roll"} | d["options"]},
+    }
     # Magic Items in hand are secret: the bot sends private prompts and checks DMs at start.
     HIDDEN_INFORMATION: ClassVar[bool] = True
 

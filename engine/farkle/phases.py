@@ -106,17 +106,26 @@ def _apply_accept(g: TurnFlow, player: str, arg: str, events: list[Event]) -> No
         g._farkle(events)
 
 
+def _rally_gain(g: TurnFlow, player: str) -> tuple[str, int]:
+    """The Rally "double" (or the Minstrel's triple): its word and the soldiers it adds.
+
+    The option ``rally_double`` settles what is doubled: "roll" (default) this roll's soldiers,
+    "turn" the whole turn total so far (which already includes this roll)."""
+    factor = 3 if g._companion_works(player, "rally_triple") else 2
+    base = g.s["total"] if g.opt["rally_double"] == "turn" else g.s["last_value"]
+    return ("triple" if factor == 3 else "double"), base * (factor - 1)
+
+
 def _apply_rally(g: TurnFlow, player: str, arg: str, events: list[Event]) -> None:
     s = g.s
-    value = s["last_value"]
     if arg == "double":
-        mult = 2 if g._companion_works(player, "rally_triple") else 1
-        s["total"] += value * mult
-        word = "triples" if mult == 2 else "doubles"
+        word, gain = _rally_gain(g, player)
+        what = "the turn" if g.opt["rally_double"] == "turn" else "the roll"
+        s["total"] += gain
         events.append(
             Event(
                 "rally",
-                f"{{{player}}} rallies and {word} the roll: +{value * mult} (total {s['total']}).",
+                f"{{{player}}} rallies and {word}s {what}: +{gain} (total {s['total']}).",
             )
         )
     else:
@@ -174,8 +183,8 @@ def _describe_keep(g: TurnFlow, player: str, arg: str) -> str:
 
 def _describe_rally(g: TurnFlow, player: str, arg: str) -> str:
     if arg == "double":
-        mult = 3 if g._companion_works(player, "rally_triple") else 2
-        return f"Rally: {'triple' if mult == 3 else 'double'} (+{g.s['last_value'] * (mult - 1)})"
+        word, gain = _rally_gain(g, player)
+        return f"Rally: {word} (+{gain})"
     return "Rally: draw a Magic Item"
 
 

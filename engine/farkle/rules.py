@@ -21,6 +21,10 @@ _HELP = {
     "five_of_a_kind": "Value of five of a kind; 0 = no such row (four of a kind + the fifth die alone). Spec: unknown.",
     "quad_plus_pair": "Four of a kind plus a pair scores as three pairs (inferred).",
     "dragon_eats": "The Dragon face eats this roll's soldiers or the whole turn's (inferred: roll).",
+    "rally_double": (
+        "What Rally's 'double your score' doubles: 'roll' = this roll's soldiers (our reading, the default), "
+        "'turn' = the whole turn total so far (the rulebook's words taken literally)."
+    ),
     "battle_dragon_damage": "Final Battle damage of the Dragon face (inferred: 1).",
     "battle_rally_damage": "Final Battle damage of the Rally face (inferred: 2).",
     "battle_score_all": "Final Battle: every scoring die costs soldiers, no choice (proposal).",
@@ -38,6 +42,7 @@ _HELP = {
 }
 _CHOICES: dict[str, tuple[Any, ...]] = {
     "dragon_eats": ("roll", "turn"),
+    "rally_double": ("roll", "turn"),
     "brawl_tie": ("no_winner", "defender"),
     "first_player": ("random", "lobby"),
     "defender_dice": (5, 6),
