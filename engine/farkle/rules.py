@@ -6,7 +6,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from engine.base import OptionSpec, resolve_options
+from engine.base import InvalidSetup, OptionSpec, resolve_options
 from engine.farkle.scoring import ScoreTable
 
 _PATH = Path(__file__).with_name("data") / "rules.toml"
@@ -92,6 +92,6 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     resolved = resolve_options(OPTIONS, options, "Dragon Farkle")
     if not resolved["battle_dragon_damage"] and not resolved["battle_rally_damage"] and not resolved["max_rounds"]:
         # The dragon could never be hurt and no round limit would end it: a game nobody can win.
-        raise ValueError("Dragon Farkle: with battle_dragon_damage=0 and battle_rally_damage=0 the dragon can't "
+        raise InvalidSetup("Dragon Farkle: with battle_dragon_damage=0 and battle_rally_damage=0 the dragon can't "
                          "be slain, so set max_rounds to end the game.")
     return resolved

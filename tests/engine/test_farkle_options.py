@@ -171,8 +171,9 @@ def test_a_game_saved_before_rally_double_restores_with_the_roll_reading() -> No
 def test_options_that_make_a_game_nobody_can_win_are_refused():
     import pytest as _pytest
 
+    from engine import InvalidSetup
     from engine.farkle.rules import check_options
 
-    with _pytest.raises(ValueError, match="can't be slain"):
+    with _pytest.raises(InvalidSetup, match="be slain"):
         check_options({"battle_dragon_damage": 0, "battle_rally_damage": 0, "max_rounds": 0})
     assert check_options({"battle_dragon_damage": 0, "battle_rally_damage": 0, "max_rounds": 5})["max_rounds"] == 5
