@@ -24,15 +24,6 @@ COLS = ("a", "b", "c", "d")
 # Each card's taming condition in a few words, by its engine rule (cards.toml has the long
 # text, which stays the fallback for a rule not listed here). Every card is tamed by a stack
 # of 3 dice on it; yellow cards add a condition, red ones a cost.
-CONDITION = {
-    "green": "any 3-stack tames it",
-    "suanni": "only if exactly 3 dice on it",
-    "baxia": "only if 4 or more dice on it",
-    "chaofeng": "only if the top die is 5 or 6",
-    "pulao": "tamer's dice here become 1s",
-    "yazi": "the tamer loses points",
-    "chiwen": "the taming die is lost",
-}
 
 
 def _who(names: dict[str, str] | None, pid: str) -> str:
@@ -53,7 +44,7 @@ _SCORE = re.compile(r" [+-]?\d+ pts(?: / \d+ cards?)?")
 
 
 def _condition(card: dict[str, Any]) -> str:
-    return CONDITION.get(card.get("rule", ""), card.get("text", ""))
+    return str(card.get("condition") or card.get("text", ""))  # cards.toml's short condition
 
 
 def _stack_text(view: dict[str, Any], stack: list) -> str:

@@ -30,9 +30,16 @@ def load_table(path: str | None = None) -> dict[str, Any]:
 def load_cards(path: str | None = None) -> list[Card]:
     """The nine cards in file order."""
     return [
-        Card(c["name"], c.get("chinese", ""), c["colour"], c["rule"], int(c["points"]), c.get("text", ""))
+        Card(c["name"], c.get("chinese", ""), c["colour"], c["rule"], int(c["points"]), c.get("text", ""),
+             c.get("condition", ""))
         for c in load_table(path)["card"]
     ]
+
+
+def condition_of(rule: str) -> str:
+    """The short taming condition cards.toml gives cards of this rule (for states saved
+    before cards carried it)."""
+    return next((c.condition for c in load_cards() if c.rule == rule and c.condition), "")
 
 
 def provenance(path: str | None = None) -> dict[str, dict[str, str]]:

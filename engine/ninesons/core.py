@@ -64,6 +64,7 @@ class Card:
     rule: str
     points: int
     text: str = ""
+    condition: str = ""  # the taming condition in a few words (cards.toml), for the board
 
     def to_dict(self) -> dict:
         return {
@@ -73,11 +74,15 @@ class Card:
             "rule": self.rule,
             "points": self.points,
             "text": self.text,
+            "condition": self.condition,
         }
 
     @classmethod
     def from_dict(cls, d: dict) -> Card:
-        return cls(d["name"], d["chinese"], d["colour"], d["rule"], int(d["points"]), d.get("text", ""))
+        from engine.ninesons.cards import condition_of  # cards imports this module
+
+        return cls(d["name"], d["chinese"], d["colour"], d["rule"], int(d["points"]), d.get("text", ""),
+                   d.get("condition") or condition_of(d["rule"]))
 
 
 class Rules:

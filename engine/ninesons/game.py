@@ -395,6 +395,7 @@ class NineSonsGame(Game):
             "points": c.points,
             "rule": c.rule,
             "text": c.text,
+            "condition": c.condition,
         }
 
     def view(self, player: str | None) -> dict[str, Any]:

@@ -201,7 +201,8 @@ def test_ninesons_board_and_text_teach_each_cards_taming_condition() -> None:
     texts = [t.text for t in ninesons.draw(view, {}).texts]
     board_text = render_text("ninesons", view, {})
     for slot in view["slots"]:
-        condition = ninesons.CONDITION[slot["card"]["rule"]]
+        condition = slot["card"]["condition"]
+        assert condition  # every card in cards.toml has its short taming condition
         assert condition in texts, slot["card"]["name"]
         assert condition in board_text
 
