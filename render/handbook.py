@@ -114,17 +114,26 @@ def game_sections(game: str) -> tuple[Section, ...]:
 def _pieces(paragraph: str, limit: int) -> list[str]:
     """A paragraph too long for one page, cut between sentences (between words only if one
     sentence alone is longer than a page, which no rules text has)."""
-    out: list[str] = []
-    current = ""
+    sentences: list[str] = []
     for sentence in _SENTENCE_END.split(paragraph):
         while len(sentence) > limit:
             cut = sentence.rfind(" ", 0, limit) if " " in sentence[:limit] else limit
-            out.append(sentence[:cut])
+            sentences.append(sentence[:cut])
             sentence = sentence[cut:].lstrip()
-        joined = f"{current} {sentence}" if current else sentence
-        if len(joined) > limit:
+        sentences.append(sentence)
+    return _pack(sentences, " ", limit)
+
+
+def _pack(pieces: list[str], separator: str, limit: int) -> list[str]:
+    """Join ``pieces`` greedily with ``separator`` into chunks of at most ``limit`` characters
+    (a piece is never split here)."""
+    out: list[str] = []
+    current = ""
+    for piece in pieces:
+        joined = f"{current}{separator}{piece}" if current else piece
+        if len(joined) > limit and current:
             out.append(current)
-            current = sentence
+            current = piece
         else:
             current = joined
     if current:
@@ -135,20 +144,11 @@ def _pieces(paragraph: str, limit: int) -> list[str]:
 def split_text(text: str, limit: int = PAGE_LIMIT) -> list[str]:
     """``text`` in pages of at most ``limit`` characters, each ending at a paragraph end or,
     for a paragraph longer than a page, at a sentence end."""
-    pages: list[str] = []
-    current = ""
+    pieces: list[str] = []
     for paragraph in (p.strip() for p in text.split("\n\n")):
-        if not paragraph:
-            continue
-        for piece in _pieces(paragraph, limit) if len(paragraph) > limit else [paragraph]:
-            joined = f"{current}\n\n{piece}" if current else piece
-            if len(joined) > limit:
-                pages.append(current)
-                current = piece
-            else:
-                current = joined
-    if current:
-        pages.append(current)
+        if paragraph:
+            pieces += _pieces(paragraph, limit) if len(paragraph) > limit else [paragraph]
+    pages = _pack(pieces, "\n\n", limit)
     return pages or [""]
 
 
