@@ -220,6 +220,17 @@ class Primitives(Queries):
         sq = self.board_squares(target, self.card("riposte").squares)
         return self.pos(attacker) in sq
 
+    def riposte_may_drain(self, actor: str, targets: list[str], card: Card) -> bool:
+        """A weapon attack whose Ripostes could cost the actor more than it holds: then the order of
+        the targets changes what is paid (gains taken first are paid back)."""
+        if not card["weapon"]:
+            return False
+        most = (
+            self.card("riposte")["rep"] + self.card("boast")["gain_bonus"] + self.card("boast")["loss_bonus"]
+        )
+        owed = sum(most for t in targets if self.riposte_blocks(actor, t))
+        return owed > 0 and self.ch(actor)["rep"] < owed
+
     def strike(self, actor: str, target: str, card: Card, rep: int | None = None, daze: int | None = None,
                fall: bool | None = None, kb: Sq | None = None, weapon: bool | None = None, boost: bool = True) -> str:  # fmt: skip
         """Apply a card's effects to one target. Returns "hit" or "riposted"."""
@@ -244,8 +255,9 @@ class Primitives(Queries):
         return "hit"
 
     def order(self, cid: str, targets: list[str], card: Card) -> list[str]:
-        """Orange cards: the actor picks the order when it can matter (knockback)."""
-        if len(targets) < 2 or not card["knockback"]:
+        """Orange cards: the actor picks the order when it can matter: knockback, or a weapon attack
+        meeting Ripostes the actor might not pay in full (RB: the active player decides the order)."""
+        if len(targets) < 2 or not (card["knockback"] or self.riposte_may_drain(cid, targets, card)):
             return targets
         rest, out = list(targets), []
         while len(rest) > 1:
