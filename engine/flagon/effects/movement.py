@@ -47,6 +47,14 @@ def dash(r: Rules, cid: str, card: Card) -> None:
             break
         opts.append(G.name(q))
     _go_to_chosen_square(r, cid, opts, "dashes to", f"{r.label(cid)} cannot dash anywhere.")
+    # RB: the Familiar "is removed if a character or object moves into the same square" and "a
+    # character may freely continue to move after entering the square with the familiar": a Dash
+    # runs through every square before its end, so it removes a Familiar it passes.
+    fam = r.s.get("familiar")
+    here = G.name(r.pos(cid))
+    if fam and here in opts and fam["at"] in opts[: opts.index(here)]:
+        r.s["familiar"] = None
+        r.emit("The Familiar is removed.")
 
 
 @effect("charge")
