@@ -29,7 +29,7 @@ from storage import Database, StorageError
 
 log = logging.getLogger("dragon_tavern.bot")
 
-EXTENSIONS = ("cogs.router", "cogs.games", "cogs.rules", "cogs.config")  # rules joins games' /game group
+EXTENSIONS = ("cogs.router", "cogs.games", "cogs.rules", "cogs.ratings", "cogs.config")  # rules and ratings join games' /game group
 DEFAULT_DATABASE = "dragon_tavern.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 

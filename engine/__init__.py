@@ -2,6 +2,7 @@
 
 from engine.base import (
     STATE_VERSION_KEY,
+    TABLE_OPTIONS,
     Event,
     Game,
     IllegalAction,
@@ -9,12 +10,14 @@ from engine.base import (
     OptionSpec,
     Result,
     check_legal,
+    game_options,
     resolve_options,
 )
 from engine.rng import Rng
 
 __all__ = [
     "STATE_VERSION_KEY",
+    "TABLE_OPTIONS",
     "Event",
     "Game",
     "IllegalAction",
@@ -23,5 +26,6 @@ __all__ = [
     "Result",
     "Rng",
     "check_legal",
+    "game_options",
     "resolve_options",
 ]

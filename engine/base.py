@@ -65,17 +65,25 @@ class Result:
     scores: dict[str, float]
     ranking: list[list[str]]
     reason: str
+    # Set when players played as sides (a team game): each inner list is one side, so a place
+    # shared by a side's members is a team result, not a tie (ratings rate them as a team).
+    teams: list[list[str]] | None = None
 
     @property
     def winners(self) -> list[str]:
         return list(self.ranking[0]) if self.ranking else []
 
     def to_dict(self) -> dict[str, Any]:
-        return {"scores": self.scores, "ranking": self.ranking, "reason": self.reason}
+        d: dict[str, Any] = {"scores": self.scores, "ranking": self.ranking, "reason": self.reason}
+        if self.teams is not None:
+            d["teams"] = self.teams
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Result:
-        return cls(scores=dict(d["scores"]), ranking=[list(p) for p in d["ranking"]], reason=d["reason"])
+        teams = [list(t) for t in d["teams"]] if d.get("teams") is not None else None
+        return cls(scores=dict(d["scores"]), ranking=[list(p) for p in d["ranking"]], reason=d["reason"],
+                   teams=teams)
 
 
 @dataclass(frozen=True)
@@ -124,6 +132,20 @@ class OptionSpec:
         if self.maximum is not None and value > self.maximum:
             raise ValueError(f"`{self.name}` must be at most {self.maximum}.")
         return value
+
+
+# Options every game takes at the table, kept by the platform with the game's own options and
+# never passed to ``new_game`` (see :func:`game_options`).
+TABLE_OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("rated", True, "Rated game: the result moves the players' ratings (see /game leaderboard). "
+               "Off for a friendly or practice game."),
+)
+
+
+def game_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A saved game's options without the table's own (what ``new_game`` takes)."""
+    table = {o.name for o in TABLE_OPTIONS}
+    return {k: v for k, v in options.items() if k not in table}
 
 
 def resolve_options(specs: tuple[OptionSpec, ...], given: dict[str, Any], title: str) -> dict[str, Any]:

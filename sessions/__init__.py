@@ -1,7 +1,7 @@
 """Discord-free game sessions: the layer between the bot's cogs and engine + storage."""
 
 from sessions.errors import NotAllowed, SessionError, StaleAction
-from sessions.service import Actor, GameService, Outcome, event_names, parse_options, unknown_game
+from sessions.service import Actor, GameService, Hint, Outcome, event_names, parse_options, unknown_game
 from sessions.settings import SETTINGS, GuildSettings, parse_setting
 
 __all__ = [
@@ -9,6 +9,7 @@ __all__ = [
     "Actor",
     "GameService",
     "GuildSettings",
+    "Hint",
     "NotAllowed",
     "Outcome",
     "SessionError",

@@ -10,7 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from storage import Announcement, Database, GameAccess, GameRecord, HandMessage, LoggedAction
+from sessions.ratings import rate_game
+from storage import (
+    Announcement,
+    Database,
+    GameAccess,
+    GameRecord,
+    HandMessage,
+    HistoryGame,
+    LoggedAction,
+    StoredRating,
+)
 from storage.db import ACTIVE_STATUSES
 
 NOTIFY_CHOICES = ("channel", "dm", "off")
@@ -96,6 +106,36 @@ class StoreAccess:
     async def turn_deadline(self, game_id: int) -> float | None:
         """When the running turn times out (epoch seconds), if a turn timer is armed."""
         return await self.db.timer(game_id, "turn")
+
+    # -- ratings and history (issue 16; how a game is rated: sessions.ratings) ------------------
+    async def leaderboard(self, guild_id: int, kind: str, offset: int, limit: int) -> list[StoredRating]:
+        return await self.db.leaderboard(guild_id, kind, offset, limit)
+
+    async def rated_players(self, guild_id: int, kind: str) -> int:
+        return await self.db.rated_players(guild_id, kind)
+
+    async def rating_and_rank(self, guild_id: int, kind: str, player: str) -> tuple[StoredRating, int] | None:
+        return await self.db.rating_and_rank(guild_id, kind, player)
+
+    async def player_kinds(self, guild_id: int, player: str) -> list[str]:
+        return await self.db.player_kinds(guild_id, player)
+
+    async def rating_series(
+        self, guild_id: int, player: str, kind: str, limit: int
+    ) -> list[tuple[float, float]]:
+        return await self.db.rating_series(guild_id, player, kind, limit)
+
+    async def history(
+        self, guild_id: int, user_id: int, kind: str | None, offset: int, limit: int
+    ) -> list[HistoryGame]:
+        return await self.db.history(guild_id, user_id, kind, offset, limit)
+
+    async def history_count(self, guild_id: int, user_id: int, kind: str | None) -> int:
+        return await self.db.history_count(guild_id, user_id, kind)
+
+    async def rebuild_ratings(self) -> tuple[int, int]:
+        """Every rating recomputed from the saved finished games: (games rated, rating rows)."""
+        return await self.db.rebuild_ratings(rate_game)
 
     # -- damaged games ----------------------------------------------------------------------
     def watch_damage(self, callback: Callable[[int], None]) -> None:

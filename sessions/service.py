@@ -17,12 +17,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from engine import Event, Game, IllegalAction, InvalidSetup, registry
+from engine import TABLE_OPTIONS, Event, Game, IllegalAction, InvalidSetup, game_options, registry
 from engine.registry import GameInfo
 from render.text import echo
 from sessions import cardfiles
 from sessions.access import StoreAccess
 from sessions.errors import NotAllowed, SessionError, StaleAction
+from sessions.ratings import is_rated, rate_game
 from sessions.settings import GuildSettings, parse_setting
 from storage import ActionRow, ChannelBusy, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
 from storage.db import DAMAGED_MESSAGE
@@ -64,6 +65,19 @@ class Outcome:
     def names(self) -> dict[str, str]:
         """Raw names for the placeholders of this outcome's texts (see :func:`event_names`)."""
         return event_names(self.record, self.events)
+
+
+@dataclass
+class Hint:
+    """The AI's suggestion for a player's move (``action`` None: confirmation needed first)."""
+
+    record: GameRecord
+    seat: str
+    action: str | None
+    description: str
+    level: str = ""
+    needs_confirmation: bool = False
+    unrated_now: bool = False  # this hint made the game unrated for the asker
 
 
 class GameService(StoreAccess):
@@ -348,6 +362,54 @@ class GameService(StoreAccess):
             rec = await self.db.load_game(rec.id)
             return await self._after_change(rec, game, [event], previous_to_act=game.to_act())
 
+    async def hint(self, game_id: int, actor: Actor, *, confirmed: bool = False) -> Hint:
+        """The strongest AI's suggestion for the actor's own move, for them alone. In a rated
+        game (server setting ``hints=all``) it makes the game unrated for them: unless
+        ``confirmed``, nothing is computed and the Hint only asks for that confirmation."""
+        async with self.lock(game_id):
+            rec = await self._running(game_id)
+            seat = rec.seat_of_user(actor.user_id)
+            if seat is None:
+                raise NotAllowed("Hints are for the players of this game.")
+            mode = (await self.settings(rec.guild_id))["hints"]
+            rated = is_rated(rec.options)
+            if mode == "off":
+                raise NotAllowed(
+                    "Hints are turned off in this server (an admin can change `hints` in /config)."
+                )
+            if mode == "casual" and rated:
+                raise NotAllowed(
+                    "Hints are for unrated games in this server, and this game is rated. "
+                    "Start a game with `options: rated=off` to use them."
+                )
+            game = await self._restore(rec)
+            if seat.seat not in game.to_act():
+                raise SessionError("It isn't your move: a hint is for a move you have to make now.")
+            already = seat.seat in await self.db.unrated_seats(rec.id)
+            costs_rating = rated and not already
+            if costs_rating and not confirmed:
+                return Hint(rec, seat.seat, None, "", needs_confirmation=True)
+            info = registry.get(rec.kind)
+            level = info.ai_levels[-1]
+            action = await asyncio.to_thread(
+                info.choose_ai_action, game, seat.seat, level, (rec.seed + rec.version + 1) & (2**62 - 1)
+            )
+            if costs_rating and await self.db.mark_unrated(rec.id, seat.seat, "hint"):
+                # Everyone at the table sees that the game stopped counting for this player.
+                event = Event(
+                    "hint", f"💡 {{{seat.seat}}} took a hint: this game no longer counts for their rating."
+                )
+                await self.db.queue_announcement(rec.id, _dicts([event]))
+                log.info("game %s: seat %s took a hint (unrated for them)", rec.id, seat.seat)
+            return Hint(
+                rec,
+                seat.seat,
+                action,
+                game.describe_action(seat.seat, action),
+                level=level,
+                unrated_now=costs_rating,
+            )
+
     async def on_timer(self, game_id: int, purpose: str) -> Outcome | None:
         """A timer ran out: a lobby closes, or a turn's AFK policy applies. Returns None if
         nothing was due."""
@@ -472,7 +534,7 @@ class GameService(StoreAccess):
             setup = registry.restore(rec.kind, rec.state).setup_arguments() if rec.state else {}
         info = registry.get(rec.kind)
         players = [s.seat for s in sorted(rec.seats, key=lambda s: s.position)]
-        return info.new_game(players, rec.seed, **rec.options, **setup)
+        return info.new_game(players, rec.seed, **game_options(rec.options), **setup)
 
     async def replay(self, game_id: int) -> Game:
         """Rebuild a game from its seed and action log (a check that the log is complete)."""
@@ -620,7 +682,7 @@ class GameService(StoreAccess):
                 rows.append(ResultRow(seat.user_id, place, score, outcome))
         await self.db.save_game(
             rec.id, rec.version, status="finished", result=result, results=rows, clear_timers=True,
-            actions=[action] if action else (), announce=_dicts(events or []),
+            actions=[action] if action else (), announce=_dicts(events or []), rate=rate_game,
         )
         # Seats and the ranking are public once the game is over; the reason text may quote cards.
         log.info("game %s finished: %s, ranking %s", rec.id, rec.kind, ranking)
@@ -686,7 +748,7 @@ def unknown_game(kind: str) -> str:
 
 def parse_options(info: GameInfo, text: str) -> dict[str, Any]:
     """``"extended=on team=off"`` -> typed options; ValueError-free: SessionError on bad input."""
-    specs = {o.name: o for o in info.game_class.OPTIONS}
+    specs = {o.name: o for o in (*info.game_class.OPTIONS, *TABLE_OPTIONS)}
     values: dict[str, Any] = {}
     for token in text.replace(",", " ").split():
         name, sep, raw = token.partition("=")

@@ -13,6 +13,7 @@ from sessions.cardfiles import CARDS_DIR_ENV, HOUSE, house_cards
 GAME_KINDS = registry.BUILTIN_GAMES
 HIDDEN_PICK_MODES = ("dm", "ephemeral", "both")
 AFK_ACTIONS = ("ai", "abandon")
+HINT_MODES = ("off", "casual", "all")
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,10 @@ SETTINGS: Mapping[str, Setting] = _Settings(
                 _farkle_cards, _show_farkle_cards),
         Setting("lobby_timeout", 3600, "Seconds an open lobby waits for its host to press Start before it "
                 "closes (60–86400).", _int_range("lobby_timeout", 60, 86400)),
+        Setting("hints", "casual",
+                "/game hint (the AI's suggestion, shown privately): `casual` in unrated games only, `all` in "
+                "rated games too (a hint makes that game unrated for its asker), or `off`.",
+                _choice("hints", HINT_MODES)),
         Setting("max_lobbies_per_member", 2, "Open lobbies one member may host at once in this server (1–20).",
                 _int_range("max_lobbies_per_member", 1, 20)),
     ],

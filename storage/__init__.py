@@ -1,4 +1,4 @@
-"""Persistence: one SQLite file through aiosqlite. See storage.db."""
+"""Persistence: one SQLite file through aiosqlite. See storage.db (and storage.ratings)."""
 
 from storage.db import (
     ActionRow,
@@ -18,6 +18,7 @@ from storage.db import (
     StorageError,
     VersionConflict,
 )
+from storage.ratings import FinishedGame, HistoryGame, RateGame, RatingChange, StoredRating, player_of
 
 __all__ = [
     "ActionRow",
@@ -26,14 +27,20 @@ __all__ = [
     "Database",
     "DatabaseGone",
     "DatabaseUnavailable",
+    "FinishedGame",
     "GameAccess",
     "GameDamaged",
     "GameNotFound",
     "GameRecord",
     "HandMessage",
+    "HistoryGame",
     "LoggedAction",
+    "RateGame",
+    "RatingChange",
     "ResultRow",
     "SeatRecord",
     "StorageError",
+    "StoredRating",
     "VersionConflict",
+    "player_of",
 ]

@@ -23,6 +23,8 @@ from typing import Any
 
 import aiosqlite
 
+from storage.ratings import RateGame, RatingTables
+
 log = logging.getLogger("dragon_tavern.storage.db")
 
 ACTIVE_STATUSES = ("lobby", "active")
@@ -176,7 +178,7 @@ def latest_schema_version() -> int:
     return _migrations()[-1][0]
 
 
-class Database:
+class Database(RatingTables):
     """An open database. Open it with ``async with await Database.open(path) as db:`` (or
     ``await Database.open(path)`` and ``await db.close()`` on every path): an unclosed
     connection's worker thread keeps the process from exiting."""
@@ -492,8 +494,12 @@ class Database:
         results: Sequence[ResultRow] = (),
         announce: Sequence[dict[str, Any]] | None = None,
         options: dict[str, Any] | None = None,
+        rate: RateGame | None = None,
     ) -> int:
         """Write a new version of a game atomically; return the new version.
+
+        ``rate`` (with ``status="finished"``) updates the ratings from the finished game in the
+        same transaction, so a crash can neither lose a result's rating nor count it twice.
 
         ``announce`` (event dicts, possibly none) queues the change for announcing in the same
         transaction (the outbox), so a crash after the commit cannot lose the announcement.
@@ -509,6 +515,9 @@ class Database:
         if status is not None:
             sets.append("status = ?")
             params.append(status)
+            if status == "finished":
+                sets.append("finished_at = ?")
+                params.append(now)
         if result is not None:
             sets.append("result = ?")
             params.append(json.dumps(result))
@@ -547,6 +556,8 @@ class Database:
                     "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [(game_id, guild_id, kind, r.user_id, r.place, r.score, r.outcome, now) for r in results],
                 )
+            if rate is not None and status == "finished":
+                await self._rate_finished_game(game_id, rate)
             if announce is not None:
                 await self._queue_announcement(game_id, expected_version + 1, announce, now)
         return expected_version + 1
@@ -761,6 +772,9 @@ class Database:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self)
+
+    def _seat_record(self, row: Any) -> SeatRecord:
+        return _seat_from_row(row)
 
     async def _seats(self, game_id: int) -> list[SeatRecord]:
         rows = await self._fetch(

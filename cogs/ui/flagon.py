@@ -25,7 +25,7 @@ from cogs import routing
 from cogs.components import Layout
 from cogs.flow import actor_of, flow_of
 from cogs.ui import GameUI, register
-from engine import Event, Game
+from engine import Event, Game, game_options
 from engine.flagon import new_game
 from engine.flagon.cards import CHARACTER_NAMES, deck_of, dragon_of, load_cards
 from engine.flagon.game import SLOT_NAMES, VERB_LABELS, FlagonGame
@@ -290,7 +290,7 @@ def lobby_fields(rec: GameRecord) -> list[tuple[str, str]]:
     if len(seats) < 2:
         return [("Characters", "2–4 players: two characters each; 5–8 players: one each.")]
     try:
-        game = new_game(seats, seed=0, **rec.options)
+        game = new_game(seats, seed=0, **game_options(rec.options))
     except ValueError as exc:
         return [("Characters", f"⚠️ {exc}")]
     quota = game.character_quota()

@@ -546,6 +546,8 @@ class FlagonGame(Game):
         ranking = [[p for p in self.players if self.side_of(p) == side] for side in sides]
         per_player = {p: float(scores.get(self.side_of(p), 0)) for p in self.players}
         s["result"] = {"scores": per_player, "ranking": ranking, "reason": reason}
+        if s["teams"]:  # each place is a side: rated as teams, not as a tie
+            s["result"]["teams"] = ranking
         s["phase"] = "over"
         s["pending"] = None
 

@@ -1,0 +1,340 @@
+"""/game leaderboard, /game profile, /game history and /game hint.
+
+Ratings are openskill ratings per game per server (sessions.ratings says who is rated and
+how). The leaderboard and history are paged with ◀ ▶ buttons whose custom_ids carry the page
+and whose view they are (``dtl:<verb>:...``), so they work after a restart. The member who ran
+the command turns the pages in place; anyone else who presses gets their own private copy of
+that page (with their own row on the leaderboard), so nobody flips a page under someone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import errors
+from cogs.flow import actor_of
+from cogs.rules import game_choices
+from engine import registry
+from render import text
+from render.ratings import rating_chart
+from sessions import SessionError
+from sessions.ratings import ai_name
+from storage import HistoryGame, StoredRating
+
+if TYPE_CHECKING:
+    from bot import DragonTavern
+
+log = logging.getLogger("dragon_tavern.cogs.ratings")
+
+PREFIX = "dtl"
+PAGE_SIZE = 10
+CHART_POINTS = 300  # rated games drawn per line of the profile chart (the latest ones)
+BROKEN = "⚠️ That button is broken or from an old version. Run the command again."
+AppCommand = app_commands.Command[Any, Any, None]
+RATING_NOTE = (
+    "Ratings are openskill (Plackett–Luce) ratings: the number shown is μ − 3σ scaled so a newcomer "
+    "starts at 1,000; it rises as the system grows sure of your skill."
+)
+
+
+def game_title(kind: str) -> str:
+    try:
+        return registry.get(kind).title
+    except KeyError:
+        return kind
+
+
+def known_game(raw: str) -> str:
+    name = raw.strip().lower()
+    if name not in {info.name for info in registry.all_games()}:
+        known = ", ".join(f"`{info.name}`" for info in registry.all_games())
+        raise SessionError(f"Unknown game `{text.echo(raw, 40)}`. Known games: {known}.")
+    return name
+
+
+class Ratings(commands.Cog):
+    """Adds leaderboard, profile, history and hint to the /game group and routes ``dtl:`` clicks."""
+
+    def __init__(self, bot: DragonTavern) -> None:
+        self.bot = bot
+        leaderboard: AppCommand = app_commands.Command(
+            name="leaderboard", description="The server's top rated players of a game", callback=self.leaderboard
+        )
+        leaderboard.autocomplete("game")(self._game_autocomplete)
+        profile: AppCommand = app_commands.Command(
+            name="profile", description="A member's ratings, ranks and streaks, with a chart", callback=self.profile
+        )
+        history: AppCommand = app_commands.Command(
+            name="history", description="A member's recent finished games", callback=self.history
+        )
+        history.autocomplete("game")(self._game_autocomplete)
+        hint: AppCommand = app_commands.Command(
+            name="hint", description="The AI's suggestion for your move, shown only to you", callback=self.hint
+        )
+        self._commands = (leaderboard, profile, history, hint)
+
+    async def cog_load(self) -> None:
+        group = self.bot.tree.get_command("game")
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("cogs.ratings needs cogs.games (the /game group) loaded first")
+        for command in self._commands:
+            group.add_command(command, override=True)
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command("game")
+        if isinstance(group, app_commands.Group):
+            for command in self._commands:
+                group.remove_command(command.name)
+
+    # -- /game leaderboard ------------------------------------------------------------------
+    @app_commands.describe(game="Which game")
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        kind = known_game(game)
+        message = await self.leaderboard_page(interaction, kind, 0, owner=interaction.user.id)
+        await interaction.response.send_message(**message)
+
+    async def leaderboard_page(
+        self, interaction: discord.Interaction, kind: str, page: int, *, owner: int
+    ) -> dict[str, Any]:
+        guild_id = interaction.guild_id or 0
+        service = self.bot.service
+        total = await service.rated_players(guild_id, kind)
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(max(0, page), pages - 1)
+        rows = await service.leaderboard(guild_id, kind, page * PAGE_SIZE, PAGE_SIZE)
+        embed = discord.Embed(title=f"🏆 {game_title(kind)} — leaderboard", colour=discord.Colour.gold())
+        if not rows:
+            embed.description = (
+                f"Nobody has a {game_title(kind)} rating in this server yet: finish a rated game "
+                f"(`/game new game:{kind}`) to be the first."
+            )
+        else:
+            embed.description = "\n".join(
+                self._row(interaction, r, page * PAGE_SIZE + i + 1) for i, r in enumerate(rows)
+            )
+        mine = await service.rating_and_rank(guild_id, kind, f"u:{interaction.user.id}")
+        if mine is None:
+            embed.add_field(name="You", value=f"No {game_title(kind)} rating yet: finish a rated game.", inline=False)
+        elif not any(r.player == mine[0].player for r in rows):
+            embed.add_field(name="You", value=self._row(interaction, mine[0], mine[1]), inline=False)
+        embed.set_footer(text=f"Page {page + 1}/{pages} · {total} rated · {RATING_NOTE}")
+        return {"embed": text.fit_embed(embed), "view": self._pager("lb", kind, page, pages, owner)}
+
+    def _row(self, interaction: discord.Interaction, r: StoredRating, rank: int) -> str:
+        share = round(100 * r.wins / r.games) if r.games else 0
+        you = " ← you" if r.user_id == interaction.user.id else ""
+        return (
+            f"`#{rank:>2}` **{self._player_name(interaction, r)}** — {r.rating:,.0f} · "
+            f"{r.games} game{'s' if r.games != 1 else ''} · {share}% won{you}"
+        )
+
+    @staticmethod
+    def _player_name(interaction: discord.Interaction, r: StoredRating) -> str:
+        if r.user_id is None:
+            return ai_name(r.player)
+        member = interaction.guild.get_member(r.user_id) if interaction.guild else None
+        # A mention in an embed pings nobody and shows the name Discord knows for the id.
+        return text.shown_name(member.display_name) if member else f"<@{r.user_id}>"
+
+    # -- /game profile ----------------------------------------------------------------------
+    @app_commands.describe(member="Whose profile (default: yours)")
+    async def profile(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
+        target = member or interaction.user
+        guild_id = interaction.guild_id or 0
+        service = self.bot.service
+        player = f"u:{target.id}"
+        name = text.shown_name(target.display_name)
+        kinds = await service.player_kinds(guild_id, player)
+        embed = discord.Embed(title=f"📈 {name} — ratings", colour=discord.Colour.blurple())
+        if not kinds:
+            embed.description = (
+                f"{name} has no rated games in this server yet. Ratings start with the first finished "
+                "rated game (lobby option `rated`, on by default)."
+            )
+            await interaction.response.send_message(embed=text.fit_embed(embed))
+            return
+        await interaction.response.defer(thinking=True)
+        series: dict[str, list[tuple[float, float]]] = {}
+        for kind in kinds:
+            found = await service.rating_and_rank(guild_id, kind, player)
+            if found is None:
+                continue
+            rating, rank = found
+            total = await service.rated_players(guild_id, kind)
+            embed.add_field(name=f"{registry.get(kind).emoji if kind in _games() else ''} {game_title(kind)}",
+                            value=_profile_line(rating, rank, total), inline=False)
+            series[game_title(kind)] = await service.rating_series(guild_id, player, kind, CHART_POINTS)
+        png = await asyncio.to_thread(rating_chart, f"{target.display_name} — rating over time", series)
+        embed.set_image(url="attachment://rating.png")
+        embed.set_footer(text=RATING_NOTE)
+        await interaction.followup.send(embed=text.fit_embed(embed),
+                                        file=discord.File(io.BytesIO(png), filename="rating.png"))
+
+    # -- /game history ----------------------------------------------------------------------
+    @app_commands.describe(member="Whose games (default: yours)", game="Only this game (optional)")
+    async def history(
+        self, interaction: discord.Interaction, member: discord.Member | None = None, game: str = ""
+    ) -> None:
+        target = member or interaction.user
+        kind = known_game(game) if game.strip() else None
+        message = await self.history_page(interaction, target.id, target.display_name, kind, 0,
+                                          owner=interaction.user.id)
+        await interaction.response.send_message(**message)
+
+    async def history_page(
+        self, interaction: discord.Interaction, user_id: int, name: str, kind: str | None, page: int, *, owner: int
+    ) -> dict[str, Any]:
+        guild_id = interaction.guild_id or 0
+        total = await self.bot.service.history_count(guild_id, user_id, kind)
+        pages = max(1, -(-total // PAGE_SIZE))
+        page = min(max(0, page), pages - 1)
+        games = await self.bot.service.history(guild_id, user_id, kind, page * PAGE_SIZE, PAGE_SIZE)
+        where = f" — {game_title(kind)}" if kind else ""
+        embed = discord.Embed(title=f"📜 {text.shown_name(name)}'s games{where}", colour=discord.Colour.dark_teal())
+        embed.description = "\n".join(_history_line(g, user_id) for g in games) if games else (
+            "No finished games here yet." if page == 0 else "No more games.")
+        embed.set_footer(text=f"Page {page + 1}/{pages} · {total} finished game{'s' if total != 1 else ''}")
+        label = f"{user_id}:{kind or '*'}"
+        return {"embed": text.fit_embed(embed), "view": self._pager("hi", label, page, pages, owner)}
+
+    # -- /game hint -------------------------------------------------------------------------
+    async def hint(self, interaction: discord.Interaction) -> None:
+        rec = await self.bot.service.channel_game(interaction.channel_id or 0)
+        if rec is None:
+            raise SessionError("There is no game running in this channel. Ask for a hint in your game's channel.")
+        await self._show_hint(interaction, rec.id, confirmed=False)
+
+    async def _show_hint(self, interaction: discord.Interaction, game_id: int, *, confirmed: bool) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=not confirmed)
+        found = await self.bot.service.hint(game_id, actor_of(interaction), confirmed=confirmed)
+        if found.needs_confirmation:
+            view = discord.ui.View(timeout=None)
+            view.add_item(discord.ui.Button(label="Show the hint (unrated for me)", emoji="💡",
+                                            style=discord.ButtonStyle.danger,
+                                            custom_id=f"{PREFIX}:hint:{game_id}:{interaction.user.id}"))
+            await interaction.followup.send(
+                "This game is rated. If you take a hint, it no longer counts for your rating (the others' "
+                "ratings still do), and the table is told you took one. Show the hint?",
+                view=view, ephemeral=True)
+            return
+        assert found.action is not None
+        lines = [f"💡 The {found.level} AI would play: **{text.echo(found.description, 200)}**",
+                 f"In text: `/play {text.echo(found.action, 80)}`."]
+        if found.unrated_now:
+            lines.append("This game no longer counts for your rating.")
+        if confirmed:
+            await interaction.edit_original_response(content="\n".join(lines), view=None)
+        else:
+            await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+    # -- buttons ----------------------------------------------------------------------------
+    def _pager(self, verb: str, subject: str, page: int, pages: int, owner: int) -> discord.ui.View:
+        view = discord.ui.View(timeout=None)
+        for label, target, disabled in (("◀", page - 1, page == 0), ("▶", page + 1, page >= pages - 1)):
+            view.add_item(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
+                                            custom_id=f"{PREFIX}:{verb}:{subject}:{target}:{owner}"))
+        return view
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        if interaction.type is not discord.InteractionType.component:
+            return
+        raw = str(dict(interaction.data or {}).get("custom_id", ""))
+        if not raw.startswith(f"{PREFIX}:"):
+            return
+        try:
+            await self._on_click(interaction, raw.split(":"))
+        except Exception as exc:  # never a traceback to the user
+            await errors.report(interaction, exc)
+
+    async def _on_click(self, interaction: discord.Interaction, parts: list[str]) -> None:
+        """Client data: every part is checked, never trusted."""
+        verb = parts[1] if len(parts) > 1 else ""
+        if verb == "hint" and len(parts) == 4 and _ids(parts[2:]):
+            if int(parts[3]) != interaction.user.id:
+                await errors.reply_privately(interaction, "That hint was offered to someone else: run `/game hint`.")
+                return
+            await self._show_hint(interaction, int(parts[2]), confirmed=True)
+            return
+        if verb == "lb" and len(parts) == 5 and parts[2] in _games() and _ids(parts[3:]):
+            kind, page, owner = parts[2], int(parts[3]), int(parts[4])
+            mine = owner == interaction.user.id
+            message = await self.leaderboard_page(interaction, kind, page, owner=interaction.user.id)
+            await self._answer_page(interaction, message, in_place=mine)
+            return
+        if verb == "hi" and len(parts) == 6 and _ids([parts[2], parts[4], parts[5]]) and (
+                parts[3] == "*" or parts[3] in _games()):
+            user_id = int(parts[2])
+            only: str | None = None if parts[3] == "*" else parts[3]
+            member = interaction.guild.get_member(user_id) if interaction.guild else None
+            name = member.display_name if member else "Member"
+            message = await self.history_page(interaction, user_id, name, only, int(parts[4]),
+                                              owner=interaction.user.id)
+            await self._answer_page(interaction, message, in_place=int(parts[5]) == interaction.user.id)
+            return
+        await errors.reply_privately(interaction, BROKEN)
+
+    @staticmethod
+    async def _answer_page(interaction: discord.Interaction, message: dict[str, Any], *, in_place: bool) -> None:
+        if in_place:
+            await interaction.response.edit_message(**message)
+        else:
+            await interaction.response.send_message(**message, ephemeral=True)
+
+    async def _game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return game_choices(current)
+
+
+def _games() -> set[str]:
+    return {info.name for info in registry.all_games()}
+
+
+def _ids(parts: list[str]) -> bool:
+    return all(p.isascii() and p.isdigit() and len(p) <= 20 for p in parts)
+
+
+def _profile_line(rating: StoredRating, rank: int, total: int) -> str:
+    share = round(100 * rating.wins / rating.games) if rating.games else 0
+    if rating.streak > 0:
+        streak = f"{rating.streak} win{'s' if rating.streak != 1 else ''} in a row"
+    elif rating.streak < 0:
+        streak = f"{-rating.streak} loss{'es' if rating.streak != -1 else ''} in a row"
+    else:
+        streak = "no streak"
+    return (
+        f"**{rating.rating:,.0f}** · #{rank} of {total} · {rating.games} game{'s' if rating.games != 1 else ''}, "
+        f"{rating.wins} won ({share}%), {rating.draws} drawn · {streak} (best {rating.best_streak})"
+    )
+
+
+def _history_line(game: HistoryGame, user_id: int) -> str:
+    seats = sorted(game.seats, key=lambda s: s.position)
+    others = [text.shown_name(s.display_name) for s in seats if s.user_id != user_id]
+    outcome = {"win": "won", "loss": "lost", "draw": "drew", "resigned": "resigned"}.get(game.outcome, game.outcome)
+    count = len(seats)
+    place = f"{_ordinal(game.place)} of {count}" if count > 2 else outcome
+    delta = "" if game.rating_delta is None else f" · {game.rating_delta:+.0f}"
+    when = f"<t:{int(game.finished_at)}:d>"
+    against = text.fit(", ".join(others), 120)
+    return (
+        f"`#{game.game_id}` {when} **{game_title(game.kind)}** — {place}"
+        f"{f' ({outcome})' if count > 2 else ''}{delta} · vs {against}"
+    )
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+async def setup(bot: DragonTavern) -> None:
+    await bot.add_cog(Ratings(bot))
