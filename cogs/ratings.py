@@ -10,6 +10,7 @@ that page (with their own row on the leaderboard), so nobody flips a page under 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import errors
+from cogs.errors import AnnouncementDelayed
 from cogs.flow import actor_of
 from cogs.rules import game_choices
 from engine import registry
@@ -140,8 +142,8 @@ class Ratings(commands.Cog):
         if r.user_id is None:
             return ai_name(r.player)
         member = interaction.guild.get_member(r.user_id) if interaction.guild else None
-        # A mention in an embed pings nobody and shows the name Discord knows for the id.
-        return text.shown_name(member.display_name) if member else f"<@{r.user_id}>"
+        # Without the members intent few members are cached: the name of their latest game.
+        return text.shown_name(member.display_name if member else r.name)
 
     # -- /game profile ----------------------------------------------------------------------
     @app_commands.describe(member="Whose profile (default: yours)")
@@ -196,6 +198,7 @@ class Ratings(commands.Cog):
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(max(0, page), pages - 1)
         games = await self.bot.service.history(guild_id, user_id, kind, page * PAGE_SIZE, PAGE_SIZE)
+        name = name or next((s.display_name for g in games for s in g.seats if s.user_id == user_id), "Member")
         where = f" — {game_title(kind)}" if kind else ""
         embed = discord.Embed(title=f"📜 {text.shown_name(name)}'s games{where}", colour=discord.Colour.dark_teal())
         embed.description = "\n".join(_history_line(g, user_id) for g in games) if games else (
@@ -225,6 +228,9 @@ class Ratings(commands.Cog):
                 view=view, ephemeral=True)
             return
         assert found.action is not None
+        if found.unrated_now:  # the table's notice was queued with the mark: post it now
+            with contextlib.suppress(AnnouncementDelayed):
+                await self.bot.outbox.deliver_now(game_id)
         lines = [f"💡 The {found.level} AI would play: **{text.echo(found.description, 200)}**",
                  f"In text: `/play {text.echo(found.action, 80)}`."]
         if found.unrated_now:
@@ -274,7 +280,7 @@ class Ratings(commands.Cog):
             user_id = int(parts[2])
             only: str | None = None if parts[3] == "*" else parts[3]
             member = interaction.guild.get_member(user_id) if interaction.guild else None
-            name = member.display_name if member else "Member"
+            name = member.display_name if member else ""  # then the name of their latest game
             message = await self.history_page(interaction, user_id, name, only, int(parts[4]),
                                               owner=interaction.user.id)
             await self._answer_page(interaction, message, in_place=int(parts[5]) == interaction.user.id)

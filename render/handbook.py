@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from engine import registry
+from engine import TABLE_OPTIONS, registry
 from engine.handbook import Section, rules_sections
 
 # Below the embed description limit (4,096) with room to spare: a page is read on a phone.
@@ -94,15 +94,25 @@ def table_section(game: str) -> Section:
         "AI select before Start (the server may switch AI seats off); empty chairs are never filled by "
         "themselves. An AI may also take over the seat of a player who leaves or keeps timing out.",
     ]
-    if cls.OPTIONS:
-        paragraphs.append(
-            "**Lobby options.** Give them when you open the lobby, for example "
-            f"`/game new game:{game} options:{_example(cls.OPTIONS)}`. "
-            "Anything you leave out keeps its default."
-        )
-        paragraphs += [option_line(o) for o in cls.OPTIONS]
-    else:
-        paragraphs.append("This game has no lobby options.")
+    options = (*cls.OPTIONS, *TABLE_OPTIONS)
+    paragraphs.append(
+        "**Lobby options.** Give them when you open the lobby, for example "
+        f"`/game new game:{game} options:{_example(options)}`. "
+        "Anything you leave out keeps its default."
+    )
+    paragraphs += [option_line(o) for o in options]
+    paragraphs.append(
+        "**Ratings.** A rated game (the default) moves each player's rating for this game in this server: "
+        "an openskill (Plackett–Luce) rating, shown as a number that starts at 1,000. Places count, ties "
+        "are ties, team games rate the teams, and each AI level has its own rating, so beating the hard AI "
+        "is worth more than beating the easy one. A player who resigns ranks last. Abandoned and cancelled "
+        "games are not rated. See `/game leaderboard`, `/game profile` and `/game history`."
+    )
+    paragraphs.append(
+        "**Hints.** `/game hint` shows you, privately, the move the strongest AI would make. By default "
+        "hints work in unrated games only (`rated=off`); a server may allow them in rated games too "
+        "(`/config set hints all`), and then taking one makes the game unrated for you, and the table is told."
+    )
     return Section(TABLE_SECTION, "\n\n".join(paragraphs))
 
 

@@ -43,10 +43,10 @@ def display_rating(mu: float, sigma: float) -> float:
     return MODEL.rating(mu=mu, sigma=sigma).ordinal(3.0, DISPLAY_ALPHA, DISPLAY_TARGET)
 
 
-def new_rating(player: str, user_id: int | None) -> StoredRating:
+def new_rating(player: str, user_id: int | None, name: str = "") -> StoredRating:
     """The rating before a player's first rated game of a kind on a server."""
     mu, sigma = MODEL.mu, MODEL.sigma
-    return StoredRating(player, user_id, mu, sigma, display_rating(mu, sigma), 0, 0, 0, 0, 0, 0)
+    return StoredRating(player, user_id, name, mu, sigma, display_rating(mu, sigma), 0, 0, 0, 0, 0, 0)
 
 
 def is_rated(options: Mapping[str, object]) -> bool:
@@ -85,11 +85,9 @@ def rate_game(game: FinishedGame, current: Mapping[str, StoredRating]) -> list[R
             player = player_of(record)
             if seat in game.unrated or (record.user_id is None and seats_of_player[player] > 1):
                 continue
-            changes.append(
-                RatingChange(
-                    seat, rank, outcome, before[player], _after(before[player], new, outcome, game.id)
-                )
-            )
+            name = record.display_name if record.user_id is not None else ai_name(player)
+            after = _after(before[player], new, outcome, game.id, name)
+            changes.append(RatingChange(seat, rank, outcome, before[player], after))
     return changes
 
 
@@ -113,7 +111,7 @@ def _sides(game: FinishedGame) -> list[tuple[int, list[str]]]:
     return [(rank, [seat]) for rank, place in enumerate(placed, start=1) for seat in place]
 
 
-def _after(before: StoredRating, new: PlackettLuceRating, outcome: str, game_id: int) -> StoredRating:
+def _after(before: StoredRating, new: PlackettLuceRating, outcome: str, game_id: int, name: str) -> StoredRating:
     if outcome == "win":
         streak = before.streak + 1 if before.streak > 0 else 1
     elif outcome == "loss":
@@ -123,6 +121,7 @@ def _after(before: StoredRating, new: PlackettLuceRating, outcome: str, game_id:
     return StoredRating(
         player=before.player,
         user_id=before.user_id,
+        name=name,
         mu=new.mu,
         sigma=new.sigma,
         rating=display_rating(new.mu, new.sigma),

@@ -25,6 +25,7 @@ class StoredRating:
 
     player: str
     user_id: int | None
+    name: str  # as shown at the player's latest rated game
     mu: float
     sigma: float
     rating: float  # what players see (see sessions.ratings.display_rating)
@@ -85,7 +86,7 @@ class HistoryGame:
     rating_delta: float | None  # None: the game was not rated for this member
 
 
-_RATING_COLUMNS = "player, user_id, mu, sigma, rating, games, wins, draws, streak, best_streak, last_game_id"
+_RATING_COLUMNS = "player, user_id, name, mu, sigma, rating, games, wins, draws, streak, best_streak, last_game_id"
 
 
 class RatingTables:
@@ -137,7 +138,7 @@ class RatingTables:
                     current[(game.guild_id, game.kind, change.after.player)] = change.after
                     history.append(_history_row(game, change))
             await self._run_many(
-                f"INSERT INTO ratings (guild_id, kind, {_RATING_COLUMNS}) VALUES ({_marks(13)})",
+                f"INSERT INTO ratings (guild_id, kind, {_RATING_COLUMNS}) VALUES ({_marks(14)})",
                 [(guild, kind, *_rating_values(r)) for (guild, kind, _), r in current.items()],
             )
             await self._run_many(f"INSERT INTO rating_history VALUES ({_marks(14)})", history)
@@ -258,7 +259,7 @@ class RatingTables:
         if not changes:
             return
         await self._run_many(
-            f"INSERT OR REPLACE INTO ratings (guild_id, kind, {_RATING_COLUMNS}) VALUES ({_marks(13)})",
+            f"INSERT OR REPLACE INTO ratings (guild_id, kind, {_RATING_COLUMNS}) VALUES ({_marks(14)})",
             [(game.guild_id, game.kind, *_rating_values(c.after)) for c in changes],
         )
         await self._run_many(
@@ -323,6 +324,7 @@ def _rating_values(r: StoredRating) -> tuple[Any, ...]:
     return (
         r.player,
         r.user_id,
+        r.name,
         r.mu,
         r.sigma,
         r.rating,

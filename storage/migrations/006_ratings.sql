@@ -15,6 +15,7 @@ CREATE TABLE ratings (
     kind         TEXT    NOT NULL,
     player       TEXT    NOT NULL,
     user_id      INTEGER,                 -- NULL for an AI level
+    name         TEXT    NOT NULL,        -- the name shown at their latest rated game (no member cache needed)
     mu           REAL    NOT NULL,
     sigma        REAL    NOT NULL,
     rating       REAL    NOT NULL,

@@ -60,7 +60,7 @@ def test_known_numbers_pin_the_model():
 
 
 def test_existing_ratings_are_the_starting_point():
-    strong = StoredRating("u:1", 1, 32.0, 3.0, display_rating(32.0, 3.0), 40, 30, 0, 2, 5, 0)
+    strong = StoredRating("u:1", 1, "alice", 32.0, 3.0, display_rating(32.0, 3.0), 40, 30, 0, 2, 5, 0)
     changes = by_player(rate_game(finished([["p2"], ["p1"]]), {"u:1": strong}))
     [[loser], [winner]] = MODEL.rate([[MODEL.rating(mu=32.0, sigma=3.0)], [MODEL.rating()]], ranks=[2, 1])
     assert changes["u:1"].after.mu == pytest.approx(loser.mu)

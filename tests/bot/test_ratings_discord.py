@@ -1,0 +1,142 @@
+"""Ratings as members see them, through simcord: finished games move the leaderboard, which
+pages with buttons and always shows your own row; /game profile draws a chart; /game history
+lists finished games with the rating change; /game hint answers privately, and in a rated game
+only after the asker agrees to give up the rating (the table is told)."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+import pytest
+from PIL import Image
+
+from sessions.ratings import display_rating
+from tests.bot.helpers import button_labels, last_board, private_replies, public_replies, texts_of
+
+
+@pytest.fixture
+def world(simcord_env, simcord_bot):
+    simcord_bot.service._seed_source = lambda: 22
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol")}
+    members["admin"] = guild.add_member(simcord_env.create_user("admin"), roles=[admins])
+    return simcord_env, simcord_bot, guild, channel, members
+
+
+async def ninesons_game(channel, host, guest, options: str = "first_player=first"):
+    await host.slash(channel, "game new", game="ninesons", options=options)
+    await guest.click(last_board(channel), label="Join")
+    await host.click(last_board(channel), label="Start")
+    return int(last_board(channel).embeds[0].title.split("#")[1].split()[0])
+
+
+async def won_by(channel, winner, loser) -> int:
+    game_id = await ninesons_game(channel, winner, loser)
+    await loser.slash(channel, "game resign")
+    return game_id
+
+
+async def test_the_leaderboard_follows_finished_games(world):
+    env, bot, guild, channel, m = world
+    alice, bob, carol = m["alice"], m["bob"], m["carol"]
+    empty = await alice.slash(channel, "game leaderboard", game="ninesons")
+    assert "Nobody has a The Nine Sons of the Dragon rating in this server yet" in public_replies(empty)[0]
+    await won_by(channel, alice, bob)
+    await won_by(channel, alice, bob)
+    result = await carol.slash(channel, "game leaderboard", game="ninesons")
+    [board] = public_replies(result)  # public: the server sees its ladder
+    lines = board.splitlines()
+    assert lines[0] == "🏆 The Nine Sons of the Dragon — leaderboard"
+    assert lines[1].startswith("`# 1` **alice** — ") and "2 games · 100% won" in lines[1]
+    assert lines[2].startswith("`# 2` **bob** — ") and "0% won" in lines[2]
+    alice_rating = float(lines[1].split(" — ")[1].split(" · ")[0].replace(",", ""))
+    assert alice_rating > display_rating(25.0, 25.0 / 3) > float(lines[2].split(" — ")[1].split(" · ")[0].replace(",", ""))
+    assert "You No The Nine Sons of the Dragon rating yet: finish a rated game." in board  # carol's own row
+    assert "Page 1/1 · 2 rated" in board
+
+
+async def test_paging_keeps_your_own_row_and_gives_others_their_own_copy(world):
+    env, bot, guild, channel, m = world
+    alice, bob, carol = m["alice"], m["bob"], m["carol"]
+    await won_by(channel, alice, bob)
+    # 23 more rated members, all above bob (their ratings written as a finished game would).
+    rows = [(guild.id, "ninesons", f"u:{9000 + i}", 9000 + i, f"player {i}", 30.0 + i / 10, 2.0, display_rating(30.0 + i / 10, 2.0),
+             5, 4, 0, 1, 2, 0) for i in range(23)]
+    await bot.service.db._run_many("INSERT INTO ratings VALUES (" + ", ".join("?" * 14) + ")", rows)
+    first = await bob.slash(channel, "game leaderboard", game="ninesons")
+    text = public_replies(first)[0]
+    assert "Page 1/3 · 25 rated" in text and text.count("`#") == 11  # ten rows, plus bob's own
+    assert "`#25` **bob**" in text and "← you" in text
+    assert button_labels(first.response) == ["◀", "▶"]
+    second = await bob.click(first.response, label="▶")  # bob turns his own message's page
+    page2 = texts_of(second.response or first.response)
+    assert "Page 2/3" in page2 and "`#11`" in page2 and "`#20`" in page2 and "`# 1`" not in page2
+    # carol presses ▶ on bob's message (now page 2): she gets her own private page 3 with her
+    # own row; bob's message stays on page 2.
+    hers = await carol.click(first.response, label="▶")
+    [copy] = private_replies(hers)
+    assert "Page 3/3" in copy and "You No The Nine Sons of the Dragon rating yet" in copy
+    assert "`#21`" in copy and "← you" not in copy
+    assert "Page 2/3" in texts_of(first.response)
+
+
+async def test_profile_and_history(world):
+    env, bot, guild, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    nothing = await bob.slash(channel, "game profile")
+    assert "has no rated games in this server yet" in public_replies(nothing)[0]
+    first = await won_by(channel, alice, bob)
+    second = await won_by(channel, bob, alice)
+    result = await alice.slash(channel, "game profile", member=bob)
+    message = result.followups[0] if result.followups else result.response  # the deferred reply, filled in
+    text = texts_of(message)
+    assert "📈 bob — ratings" in text and "#1 of 2 · 2 games, 1 won (50%), 0 drawn · 1 win in a row (best 1)" in text
+    [chart] = message.attachments
+    assert chart.filename == "rating.png"
+    image = Image.open(io.BytesIO(await chart.read()))
+    assert image.size == (640, 300)
+
+    history = await bob.slash(channel, "game history")
+    lines = public_replies(history)[0].splitlines()
+    assert lines[0] == "📜 bob's games"
+    assert lines[1].startswith(f"`#{second}` ") and "— won · +" in lines[1] and "vs alice" in lines[1]
+    assert lines[2].startswith(f"`#{first}` ") and "— resigned · -" in lines[2]
+    only = await bob.slash(channel, "game history", game="farkle")
+    assert "No finished games here yet." in public_replies(only)[0]
+
+
+async def test_hints_are_private_and_cost_the_rating(world):
+    env, bot, guild, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    await ninesons_game(channel, alice, bob)
+    refused = await alice.slash(channel, "game hint")  # default: hints only in unrated games
+    assert "Hints are for unrated games in this server, and this game is rated." in private_replies(refused)[0]
+    await alice.slash(channel, "game cancel")
+
+    await ninesons_game(channel, alice, bob, options="first_player=first rated=off")
+    not_yours = await bob.slash(channel, "game hint")
+    assert "It isn't your move" in private_replies(not_yours)[0]
+    casual = await alice.slash(channel, "game hint")
+    [answer] = private_replies(casual)
+    assert answer.startswith("💡 The hard AI would play: **") and "`/play " in answer
+    assert "rating" not in answer  # nothing to give up in an unrated game
+    await alice.slash(channel, "game cancel")
+
+    admin_perm = await m["admin"].slash(channel, "config set", setting="hints", value="all")
+    assert private_replies(admin_perm) or public_replies(admin_perm)
+    await ninesons_game(channel, alice, bob)
+    ask = await alice.slash(channel, "game hint")
+    [question] = private_replies(ask)
+    assert "This game is rated. If you take a hint, it no longer counts for your rating" in question
+    assert "took a hint" not in texts_of(last_board(channel))  # asking is not taking
+    offer = ask.followups[0] if ask.followups else ask.response
+    taken = await alice.click(offer, label="Show the hint (unrated for me)")
+    shown = texts_of(offer)
+    assert "💡 The hard AI would play: **" in "\n".join([shown, *private_replies(taken)])
+    assert "💡 alice took a hint: this game no longer counts for their rating." in texts_of(last_board(channel))
+    await bob.slash(channel, "game resign")
+    leaderboard = public_replies(await bob.slash(channel, "game leaderboard", game="ninesons"))[0]
+    assert "**bob**" in leaderboard and "**alice**" not in leaderboard  # alice's game went unrated
