@@ -172,7 +172,7 @@ class Ratings(commands.Cog):
             total = await service.rated_players(guild_id, kind)
             embed.add_field(name=f"{registry.get(kind).emoji if kind in _games() else ''} {game_title(kind)}",
                             value=_profile_line(rating, rank, total), inline=False)
-            series[game_title(kind)] = await service.rating_series(guild_id, player, kind, CHART_POINTS)
+            series[_short_title(kind)] = await service.rating_series(guild_id, player, kind, CHART_POINTS)
         png = await asyncio.to_thread(rating_chart, f"{target.display_name} — rating over time", series)
         embed.set_image(url="attachment://rating.png")
         embed.set_footer(text=RATING_NOTE)
@@ -194,10 +194,10 @@ class Ratings(commands.Cog):
         self, interaction: discord.Interaction, user_id: int, name: str, kind: str | None, page: int, *, owner: int
     ) -> dict[str, Any]:
         guild_id = interaction.guild_id or 0
-        total = await self.bot.service.history_count(guild_id, user_id, kind)
+        total = await self.bot.service.member_games_count(guild_id, user_id, kind)
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(max(0, page), pages - 1)
-        games = await self.bot.service.history(guild_id, user_id, kind, page * PAGE_SIZE, PAGE_SIZE)
+        games = await self.bot.service.member_games(guild_id, user_id, kind, page * PAGE_SIZE, PAGE_SIZE)
         name = name or next((s.display_name for g in games for s in g.seats if s.user_id == user_id), "Member")
         where = f" — {game_title(kind)}" if kind else ""
         embed = discord.Embed(title=f"📜 {text.shown_name(name)}'s games{where}", colour=discord.Colour.dark_teal())
@@ -298,6 +298,11 @@ class Ratings(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return game_choices(current)
+
+
+def _short_title(kind: str) -> str:
+    """A game's title for the chart legend: "Nine Sons", "Dragon & Flagon"."""
+    return game_title(kind).removeprefix("The ").replace(" of the Dragon", "")
 
 
 def _games() -> set[str]:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image
 
-from render.canvas import Canvas, font
+from render.canvas import Canvas, fit_text, font, text_width
 
 WIDTH, HEIGHT = 640, 300
 BG = (36, 30, 40)
@@ -74,14 +74,10 @@ def rating_chart(title: str, series: Mapping[str, Series]) -> bytes:
             draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=colour)
         legend_x = plot[0] + index * (plot[2] - plot[0]) / max(1, len(lines))
         draw.rectangle((legend_x, HEIGHT - 18, legend_x + 12, HEIGHT - 8), fill=colour)
-        canvas.text(
-            (legend_x + 18, HEIGHT - 13),
-            f"{name} {points[-1][1]:,.0f}",
-            small,
-            INK,
-            anchor="lm",
-            width=(plot[2] - plot[0]) / max(1, len(lines)) - 24,
-        )
+        room = (plot[2] - plot[0]) / max(1, len(lines)) - 24
+        latest = f" {points[-1][1]:,.0f}"  # the latest rating always shows; a long name gives way
+        label_text = fit_text(name, small, room - text_width(latest, small)) + latest
+        canvas.text((legend_x + 18, HEIGHT - 13), label_text, small, INK, anchor="lm")
     first = min(points[0][0] for points in lines.values())
     last = max(points[-1][0] for points in lines.values())
     canvas.text((plot[0], plot[3] + 4), _date(first), small, MUTED)

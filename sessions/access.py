@@ -125,13 +125,13 @@ class StoreAccess:
     ) -> list[tuple[float, float]]:
         return await self.db.rating_series(guild_id, player, kind, limit)
 
-    async def history(
+    async def member_games(
         self, guild_id: int, user_id: int, kind: str | None, offset: int, limit: int
     ) -> list[HistoryGame]:
-        return await self.db.history(guild_id, user_id, kind, offset, limit)
+        return await self.db.member_games(guild_id, user_id, kind, offset, limit)
 
-    async def history_count(self, guild_id: int, user_id: int, kind: str | None) -> int:
-        return await self.db.history_count(guild_id, user_id, kind)
+    async def member_games_count(self, guild_id: int, user_id: int, kind: str | None) -> int:
+        return await self.db.member_games_count(guild_id, user_id, kind)
 
     async def rebuild_ratings(self) -> tuple[int, int]:
         """Every rating recomputed from the saved finished games: (games rated, rating rows)."""

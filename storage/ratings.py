@@ -212,7 +212,7 @@ class RatingTables:
         )
         return [(r[0], r[1]) for r in reversed(rows)]
 
-    async def history(
+    async def member_games(
         self, guild_id: int, user_id: int, kind: str | None, offset: int, limit: int
     ) -> list[HistoryGame]:
         """A member's finished games on this server, newest first."""
@@ -235,7 +235,7 @@ class RatingTables:
             for r in rows
         ]
 
-    async def history_count(self, guild_id: int, user_id: int, kind: str | None) -> int:
+    async def member_games_count(self, guild_id: int, user_id: int, kind: str | None) -> int:
         sql = "SELECT COUNT(*) FROM results WHERE guild_id = ? AND user_id = ?"
         params: list[Any] = [guild_id, user_id]
         if kind is not None:

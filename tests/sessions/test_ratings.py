@@ -171,7 +171,7 @@ async def test_a_finished_game_is_rated_once_with_its_end(service):
     assert alice[0].games == ai[0].games == 1
     winner_is_alice = end.result["ranking"][0] == [next(s.seat for s in end.seats if s.user_id == 1)]
     assert (alice[0].wins == 1) == winner_is_alice and (alice[1] == 1) == winner_is_alice
-    history = await service.history(1, ALICE.user_id, None, 0, 10)
+    history = await service.member_games(1, ALICE.user_id, None, 0, 10)
     assert [h.game_id for h in history] == [rec.id]
     assert history[0].rating_delta == pytest.approx(alice[0].rating - new_rating("u:1", 1).rating)
 
