@@ -72,7 +72,9 @@ class Presenter:
                                                             for k, v in shown_options.items()))
         for name, value in ui_for(rec.kind).lobby_fields(rec):  # game-specific lobby lines (e.g. teams)
             embed.add_field(name=name, value=value, inline=False)
-        embed.set_footer(text=f"/game rules {rec.kind} for the rules")
+        rated = rec.options.get("rated", True) is not False
+        embed.set_footer(text=(f"{'Rated' if rated else 'Unrated (rated=off)'} game · "
+                               f"/game rules {rec.kind} for the rules"))
         view = components.lobby_components(rec, info.ai_levels, settings["ai_seats"])
         for item in ui_for(rec.kind).lobby_rows(rec):  # game-specific lobby controls (e.g. team picks)
             view.add_item(item)

@@ -140,3 +140,14 @@ async def test_hints_are_private_and_cost_the_rating(world):
     await bob.slash(channel, "game resign")
     leaderboard = public_replies(await bob.slash(channel, "game leaderboard", game="ninesons"))[0]
     assert "**bob**" in leaderboard and "**alice**" not in leaderboard  # alice's game went unrated
+
+
+async def test_the_lobby_says_whether_the_game_is_rated(world):
+    env, bot, guild, channel, m = world
+    await m["alice"].slash(channel, "game new", game="ninesons")
+    assert last_board(channel).embeds[0].footer.text.startswith("Rated game · ")
+    await m["alice"].slash(channel, "game cancel")
+    await m["alice"].slash(channel, "game new", game="ninesons", options="rated=off")
+    lobby = last_board(channel)
+    assert lobby.embeds[0].footer.text.startswith("Unrated (rated=off) game · ")
+    assert "`rated=off`" in texts_of(lobby)
