@@ -180,9 +180,10 @@ def ply_caption(replay: Replay, snapshot: Snapshot, names: dict[str, str]) -> st
     return f"{where} · {names.get(ply.seat, ply.seat)}: {fill_names(ply.label, names)}"
 
 
-def replay_gif(replay: Replay) -> tuple[bytes | None, list[int]]:
-    """The GIF of the whole game (None if it draws no pictures) and the plies it shows."""
-    chosen = gif_plies(replay.plies)
+def replay_gif(replay: Replay, cap: int = 0) -> tuple[bytes | None, list[int]]:
+    """The GIF of the whole game (None if it draws no pictures) and the plies it shows (at most
+    ``cap`` frames, by default :data:`GIF_MAX_FRAMES`)."""
+    chosen = gif_plies(replay.plies, cap or GIF_MAX_FRAMES)
     wanted = set(chosen)
     names = seat_names(replay.record.seats, "plain")
     frames = (
