@@ -206,7 +206,8 @@ def export_text(replay: Replay) -> str:
         f"Started: {_utc(rec.created_at)}   Ended: {_utc(rec.updated_at)}   Status: {rec.status}",
         "Players: "
         + ", ".join(
-            f"{s.seat} {names[s.seat]}" + (f" (AI {s.ai_level})" if s.is_ai else "")
+            f"{s.seat} {names[s.seat]}"
+            + (f" (an AI {s.ai_level} took over)" if s.is_ai and s.user_id else "")
             for s in sorted(rec.seats, key=lambda s: s.position)
         ),
         f"Options: {_options(rec.options) or 'none (the defaults)'}",
