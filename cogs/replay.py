@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import threading
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -50,8 +51,9 @@ GIF_VERB = "rpg"
 EXPORT_VERB = "rpt"
 REPLAY_LABEL = "🎞 Replay"
 EVENT_LINES = 12  # a ply's texts shown under the board (the export has them all)
-# One GIF is drawn at a time: it takes seconds of CPU and tens of megabytes.
-_GIF_TURNS = asyncio.Semaphore(1)
+# One GIF is drawn at a time: it takes seconds of CPU and tens of megabytes. A thread lock
+# (taken inside the worker thread), so it belongs to no event loop.
+_GIF_TURNS = threading.Lock()
 AppCommand = app_commands.Command[Any, Any, None]
 
 
@@ -197,8 +199,7 @@ async def on_send_gif(router: Any, interaction: discord.Interaction, route: rout
     """``dt:<id>:rpg``: the animated game, for the presser."""
     replay = await _replay_for(router.bot, interaction, route.game_id)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    async with _GIF_TURNS:
-        gif, plies = await asyncio.to_thread(replay_gif, replay)
+    gif, plies = await asyncio.to_thread(_draw_gif, replay)
     if gif is None:
         raise SessionError(
             f"{replay.title} draws no board pictures, so there is no GIF; 📜 Export has every move."
@@ -213,6 +214,11 @@ async def on_send_gif(router: Any, interaction: discord.Interaction, route: rout
     await interaction.followup.send(
         note, file=discord.File(io.BytesIO(gif), filename=f"game-{replay.record.id}.gif"), ephemeral=True
     )
+
+
+def _draw_gif(replay: Replay) -> tuple[bytes | None, list[int]]:
+    with _GIF_TURNS:
+        return replay_gif(replay)
 
 
 async def on_send_export(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
