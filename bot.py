@@ -29,7 +29,8 @@ from storage import Database, StorageError
 
 log = logging.getLogger("dragon_tavern.bot")
 
-EXTENSIONS = ("cogs.router", "cogs.games", "cogs.rules", "cogs.ratings", "cogs.config")  # rules and ratings join games' /game group
+# rules, ratings and replay join games' /game group
+EXTENSIONS = ("cogs.router", "cogs.games", "cogs.rules", "cogs.ratings", "cogs.replay", "cogs.config")
 DEFAULT_DATABASE = "dragon_tavern.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 

@@ -194,6 +194,8 @@ class Pings:
         else:
             how = f"it was {rec.status}"
         content = f"🏁 **{title}** #{rec.id} is over: {how}. [See the result]({board_link(rec)})"
+        if rec.state is not None:  # it had started: spectators can watch it again
+            content += f" · replay: `/game replay {rec.id}`"
         channel = self.bot.get_channel(rec.channel_id) or await self.bot.fetch_channel(rec.channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         sent = await channel.send(text.fit(fill_names(content, names)), suppress_embeds=True, allowed_mentions=NOBODY)

@@ -24,6 +24,7 @@ from storage import GameRecord, LoggedAction
 ENDED_STATUSES = ("finished", "cancelled", "abandoned")
 MEDALS = ("🥇", "🥈", "🥉")
 REMATCH_VERB = "rematch"
+REPLAY_VERB = "rpo"  # cogs.replay opens the game's replay for the presser
 
 
 def has_ended(rec: GameRecord, game: Game) -> bool:
@@ -168,8 +169,8 @@ def _fmt(score: float) -> str:
 
 
 def final_components(rec: GameRecord, game: Game) -> components.Layout:
-    """The game's own final rows (e.g. Flagon's action log, once it really finished) and the
-    Rematch button."""
+    """The game's own final rows (e.g. Flagon's action log, once it really finished), the
+    Rematch button and the Replay button."""
     view = components.Layout()
     if rec.status == "finished" or game.is_over:
         for item in ui_for(rec.kind).final_rows(rec, game):
@@ -182,6 +183,15 @@ def final_components(rec: GameRecord, game: Game) -> components.Layout:
             custom_id=routing.make(rec.id, REMATCH_VERB),
         )
     )
+    if rec.state is not None:  # it had started: every move can be watched again
+        view.add_item(
+            discord.ui.Button(
+                label="🎞 Replay",
+                style=discord.ButtonStyle.secondary,
+                row=4,
+                custom_id=routing.make(rec.id, REPLAY_VERB),
+            )
+        )
     return view
 
 
@@ -202,6 +212,7 @@ def running_footer(rec: GameRecord, moves: int) -> str:
 __all__ = [
     "ENDED_STATUSES",
     "REMATCH_VERB",
+    "REPLAY_VERB",
     "final_components",
     "final_view",
     "has_ended",

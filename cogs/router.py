@@ -14,6 +14,16 @@ from cogs.flow import actor_of, flow_of
 from cogs.presenter import build_menu, fill_names
 from cogs.prompts import private_actions, prompt_key, prompt_token
 from cogs.rematch import on_open_rematch_lobby
+from cogs.replay import (
+    EXPORT_VERB,
+    GIF_VERB,
+    OPEN_VERB,
+    STEP_VERB,
+    on_open_replay,
+    on_send_export,
+    on_send_gif,
+    on_step_replay,
+)
 from cogs.results import REMATCH_VERB
 from cogs.ui import ui_for
 from render import text
@@ -371,6 +381,11 @@ VERBS: dict[str, RouterHandler] = {
     "p": Router.on_play_private,
     # the final board (cogs.rematch)
     REMATCH_VERB: on_open_rematch_lobby,
+    # replays of games that are over (cogs.replay): anyone in the server may press them
+    OPEN_VERB: on_open_replay,
+    STEP_VERB: on_step_replay,
+    GIF_VERB: on_send_gif,
+    EXPORT_VERB: on_send_export,
 }
 
 

@@ -220,6 +220,13 @@ class Game(ABC):
         """A short human label for an action (button text). Default: the notation itself."""
         return action
 
+    def private_summary(self, player: str) -> list[str]:
+        """What ``player`` holds now that others cannot see (Magic Items in hand, cards planned
+        face down), as short lines a person can read. Only ever shown once the game is over
+        (the replay of a finished game shows it ply by ply); never in a running game's
+        messages. Default: nothing, for a game without secrets."""
+        return []
+
     # -- persistence --------------------------------------------------------------------
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:

@@ -225,6 +225,9 @@ class FarkleGame(TurnFlow):
             v["my_pending"] = [card_info(i) for i in s["pending"][player]]
         return v
 
+    def private_summary(self, player: str) -> list[str]:
+        return self._items_left(player)
+
     def _items_left(self, player: str) -> list[str]:
         """The Magic Items ``player`` still holds, by name (cursed and new ones marked)."""
         s = self.s

@@ -675,6 +675,9 @@ class FlagonGame(Game):
                 }
         return v
 
+    def private_summary(self, player: str) -> list[str]:
+        return self._plans_left(player, load_cards())
+
     def _plans_left(self, player: str, cards: dict[str, Any]) -> list[str]:
         """The cards ``player``'s characters had planned but not revealed yet, by name."""
         lines = []

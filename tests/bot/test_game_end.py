@@ -13,6 +13,7 @@ from render import text
 from tests.bot.helpers import button_labels, last_board, private_replies, texts_of
 
 REMATCH = "🔁 Rematch"
+REPLAY = "🎞 Replay"
 NINESONS = "The Nine Sons of the Dragon"
 
 
@@ -57,7 +58,7 @@ async def start_ninesons(channel, host, guest, options: str = "first_player=firs
 def assert_final(board, text: str) -> None:
     """What every ended board shares: no turn marker, no move controls, no /play footer."""
     assert "to play" not in text and "▶" not in text, text
-    assert button_labels(board) == [REMATCH]
+    assert button_labels(board) == [REMATCH, REPLAY]
     assert footer(board) == ""
 
 

@@ -154,7 +154,7 @@ async def test_a_whole_game_through_the_board_costs_at_most_two_clicks_per_move(
         kinds["tame" if action.startswith("tame:") else "place" if "@" in action else "move"] += 1
     rec, game = await bot.service.load(1)
     assert game is not None and game.is_over, "the game did not end in time"
-    assert button_labels(last_board(channel)) == ["🔁 Rematch"]  # the final board: no moves, a rematch
+    assert button_labels(last_board(channel)) == ["🔁 Rematch", "🎞 Replay"]  # the final board: no moves
 
     histogram = Counter(counts)
     median = statistics.median(counts)

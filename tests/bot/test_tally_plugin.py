@@ -74,7 +74,7 @@ async def test_tally_plays_on_discord_as_a_plugged_in_game(world):
             result = await mover.click(board, label=tally_ui.ADD)
             await mover.select(result.response, ["1"])
     assert "Result" in texts_of(last_board(channel))
-    assert button_labels(last_board(channel)) == ["🔁 Rematch"]
+    assert button_labels(last_board(channel)) == ["🔁 Rematch", "🎞 Replay"]
 
 
 async def test_a_game_without_a_ui_plugin_is_refused_at_start_up(db_path, monkeypatch):

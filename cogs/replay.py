@@ -1,0 +1,287 @@
+"""/game replay: a game that is over, ply by ply, with every seat's secrets shown.
+
+``/game replay <id>`` posts a public message (anyone may step through it): the board at a ply
+(picture and text, as the game shows its boards), who did what and the texts it caused, and
+under it what each seat held in secret then (``Game.private_summary``). ⏮ ◀ ▶ ⏭ edit that
+message in place; 🎞 GIF and 📜 Export send the presser the animated game or its notation as a
+file. The final board's **🎞 Replay** button opens the same replay for the presser alone.
+
+Every control is ``dt:<game id>:<verb>[:args]`` (cogs.router's VERBS: ``rp`` steps to a ply,
+``rpo`` opens, ``rpg`` draws the GIF, ``rpt`` writes the export), and the ply is in the
+custom_id, so the buttons work after a restart and for anyone in the server; nothing is kept
+in memory. States are rebuilt from seed + options + log (sessions.replay) off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import threading
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+import render
+from cogs import components, results, routing
+from cogs.ui import ui_for
+from engine import Event, registry
+from render import text
+from render.text import fill_names
+from sessions import SessionError
+from sessions.replay import (
+    GIF_MAX_FRAMES,
+    Replay,
+    Snapshot,
+    export_text,
+    load_replay,
+    replay_gif,
+)
+
+if TYPE_CHECKING:
+    from bot import DragonTavern
+
+log = logging.getLogger("dragon_tavern.cogs.replay")
+
+STEP_VERB = "rp"  # dt:<id>:rp:<ply>:<which button>
+OPEN_VERB = results.REPLAY_VERB  # the final board's button: the replay, privately, at the start
+GIF_VERB = "rpg"
+EXPORT_VERB = "rpt"
+REPLAY_LABEL = "🎞 Replay"
+EVENT_LINES = 12  # a ply's texts shown under the board (the export has them all)
+# One GIF is drawn at a time: it takes seconds of CPU and tens of megabytes. A thread lock
+# (taken inside the worker thread), so it belongs to no event loop.
+_GIF_TURNS = threading.Lock()
+AppCommand = app_commands.Command[Any, Any, None]
+
+
+# -- the message --------------------------------------------------------------------------------
+
+
+def replay_message(replay: Replay, snapshot: Snapshot, *, images: bool = True) -> dict[str, Any]:
+    """The replay at ``snapshot``: board text (and picture), the ply, the secrets, the controls.
+    Plain CPU work (the picture): call it off the event loop."""
+    rec = replay.record
+    info = registry.get(rec.kind)
+    game = snapshot.game
+    last = snapshot.ply == replay.plies
+    public = game.view(None)
+    if last:  # a resign, cancel or abandonment: no turn markers on the last board either
+        public = results.final_view(rec, game, public)
+    board = render.render_text(rec.kind, public, text.seat_names(rec.seats, "code"))
+    embed = discord.Embed(
+        title=f"🎞 {info.emoji} {info.title} — replay of game #{rec.id}",
+        description=board,
+        colour=discord.Colour.dark_teal(),
+    )
+    embed.add_field(
+        name=f"Ply {snapshot.ply} / {replay.plies}", value=_ply_text(replay, snapshot), inline=False
+    )
+    held = _secrets_text(replay, snapshot)
+    if held:
+        embed.add_field(name="🔓 Held in secret at this ply", value=held, inline=False)
+    if last:
+        result = results.result_text(rec, game, public)
+        if game.to_dict() != rec.state:  # the log does not rebuild the saved game: say so
+            result += "\n⚠️ The rebuilt game differs from the saved one: this replay may be incomplete."
+            log.warning("game %s: the replay's last state differs from the saved state", rec.id)
+        embed.add_field(name="Result", value=result, inline=False)
+    embed.set_footer(text=f"Replays show everything: the game is over · /game replay {rec.id}")
+    files: list[discord.File] = []
+    if images:
+        names = text.seat_names(rec.seats, "plain")
+        png = render.render_png(rec.kind, ui_for(rec.kind).image_view(public), names)
+        if png:
+            files.append(
+                discord.File(io.BytesIO(png), filename="replay.png", description=f"{info.title} board")
+            )
+            embed.set_image(url="attachment://replay.png")
+    return text.fit_message(
+        {"content": None, "embed": embed, "view": replay_controls(replay, snapshot.ply), "attachments": files}
+    )
+
+
+def replay_controls(replay: Replay, ply: int) -> components.Layout:
+    gid, end = replay.record.id, replay.plies
+    view = components.Layout()
+    steps = (
+        ("⏮", 0, "first", ply == 0),
+        ("◀", ply - 1, "prev", ply == 0),
+        ("▶", ply + 1, "next", ply >= end),
+        ("⏭", end, "last", ply >= end),
+    )
+    for label, target, which, disabled in steps:  # `which` keeps the ids distinct (⏮ and ◀ at ply 1)
+        view.add_item(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                row=0,
+                disabled=disabled,
+                custom_id=routing.make(gid, STEP_VERB, target, which),
+            )
+        )
+    view.add_item(
+        discord.ui.Button(
+            label="🎞 GIF", style=discord.ButtonStyle.primary, row=1, custom_id=routing.make(gid, GIF_VERB)
+        )
+    )
+    view.add_item(
+        discord.ui.Button(
+            label="📜 Export",
+            style=discord.ButtonStyle.primary,
+            row=1,
+            custom_id=routing.make(gid, EXPORT_VERB),
+        )
+    )
+    return view
+
+
+def _ply_text(replay: Replay, snapshot: Snapshot) -> str:
+    ply = snapshot.last
+    if ply is None:
+        return f"The start: {replay.plies} plies follow. Press ▶ to step, ⏭ for the end."
+    names = text.shown_names(replay.names(ply.events))
+    label = fill_names(ply.label, names)
+    how = "" if ply.source == "player" else f" ({'AI' if ply.source == 'ai' else 'timed out: the AI'})"
+    lines = [
+        f"**{names.get(ply.seat, ply.seat)}**{how}: `{text.echo(ply.action)}`"
+        + (f" — {label}" if label != ply.action else "")
+    ]
+    lines += [_event_line(e, names) for e in ply.events if e.text][:EVENT_LINES]
+    return "\n".join(lines)
+
+
+def _event_line(event: Event, names: dict[str, str]) -> str:
+    line = fill_names(event.text, names)
+    return line if event.to is None else f"🔒 {names.get(event.to, event.to)} only: {line}"
+
+
+def _secrets_text(replay: Replay, snapshot: Snapshot) -> str:
+    names = text.seat_names(replay.record.seats)
+    lines = []
+    for seat in sorted(replay.record.seats, key=lambda s: s.position):
+        held = snapshot.game.private_summary(seat.seat)
+        if held:  # card names may come from an operator's card file: escaped
+            lines.append(f"{names[seat.seat]}: {text.escape_markdown('; '.join(held))}")
+    return "\n".join(lines)
+
+
+async def _message_at(replay: Replay, ply: int) -> dict[str, Any]:
+    """The replay message at ``ply``, rebuilt and drawn off the event loop."""
+    return await asyncio.to_thread(lambda: replay_message(replay, replay.at(ply)))
+
+
+# -- the controls (routed by cogs.router) ---------------------------------------------------------
+
+
+async def _replay_for(bot: DragonTavern, interaction: discord.Interaction, game_id: int) -> Replay:
+    return await load_replay(bot.service, game_id, interaction.guild_id or 0)
+
+
+async def on_step_replay(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
+    """``dt:<id>:rp:<ply>:<button>``: the same message, at that ply."""
+    replay = await _replay_for(router.bot, interaction, route.game_id)
+    await interaction.response.defer()  # edits the clicked message when done
+    await interaction.edit_original_response(**await _message_at(replay, route.int_arg(0)))
+
+
+async def on_open_replay(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
+    """``dt:<id>:rpo``, the final board's button: the replay for the presser alone."""
+    replay = await _replay_for(router.bot, interaction, route.game_id)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    message = await _message_at(replay, 0)
+    await interaction.followup.send(**_as_new(message), ephemeral=True)
+
+
+async def on_send_gif(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
+    """``dt:<id>:rpg``: the animated game, for the presser."""
+    replay = await _replay_for(router.bot, interaction, route.game_id)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    gif, plies = await asyncio.to_thread(_draw_gif, replay)
+    if gif is None:
+        raise SessionError(
+            f"{replay.title} draws no board pictures, so there is no GIF; 📜 Export has every move."
+        )
+    note = f"🎞 Game #{replay.record.id}: {len(plies)} frames, one per ply."
+    if len(plies) < replay.plies + 1:
+        note = (
+            f"🎞 Game #{replay.record.id} has {replay.plies} plies; the GIF shows at most {GIF_MAX_FRAMES} "
+            f"frames, so it shows every {replay.plies / (len(plies) - 1):.1f}th ply or so (the start and the "
+            "end included). ◀ ▶ on the replay show every one."
+        )
+    await interaction.followup.send(
+        note, file=discord.File(io.BytesIO(gif), filename=f"game-{replay.record.id}.gif"), ephemeral=True
+    )
+
+
+def _draw_gif(replay: Replay) -> tuple[bytes | None, list[int]]:
+    with _GIF_TURNS:
+        return replay_gif(replay)
+
+
+async def on_send_export(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
+    """``dt:<id>:rpt``: the game in its notation, as a text file, for the presser."""
+    replay = await _replay_for(router.bot, interaction, route.game_id)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    body = await asyncio.to_thread(export_text, replay)
+    await interaction.followup.send(
+        f"📜 Game #{replay.record.id}, every move in {replay.title}'s notation.",
+        file=discord.File(io.BytesIO(body.encode()), filename=f"game-{replay.record.id}.txt"),
+        ephemeral=True,
+    )
+
+
+def _as_new(message: dict[str, Any]) -> dict[str, Any]:
+    """An edit's keywords as a new message's: files instead of attachments, no None values."""
+    out = {k: v for k, v in message.items() if v is not None and k != "attachments"}
+    out["files"] = message.get("attachments") or []
+    return out
+
+
+# -- /game replay ---------------------------------------------------------------------------------
+
+
+class Replays(commands.Cog):
+    """Adds /game replay to the /game group (owned by cogs.games)."""
+
+    def __init__(self, bot: DragonTavern) -> None:
+        self.bot = bot
+        self._command: AppCommand = app_commands.Command(
+            name="replay",
+            description="Step through a game that is over, move by move (with a GIF and an export)",
+            callback=self.replay,
+        )
+
+    async def cog_load(self) -> None:
+        group = self.bot.tree.get_command("game")
+        if not isinstance(group, app_commands.Group):
+            raise RuntimeError("cogs.replay needs cogs.games (the /game group) loaded first")
+        group.add_command(self._command, override=True)
+
+    async def cog_unload(self) -> None:
+        group = self.bot.tree.get_command("game")
+        if isinstance(group, app_commands.Group):
+            group.remove_command(self._command.name)
+
+    @app_commands.describe(game="The game's number (its board and /game list show it)")
+    async def replay(self, interaction: discord.Interaction, game: int) -> None:
+        # Checked before answering: a refusal is private; the replay itself is public.
+        replay = await _replay_for(self.bot, interaction, game)
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send(**_as_new(await _message_at(replay, 0)))
+
+
+async def setup(bot: DragonTavern) -> None:
+    await bot.add_cog(Replays(bot))
+
+
+__all__ = [
+    "REPLAY_LABEL",
+    "on_open_replay",
+    "on_send_export",
+    "on_send_gif",
+    "on_step_replay",
+    "replay_message",
+]
