@@ -42,14 +42,10 @@ HELP_TEXT = (
     "autocompletes the legal ones.\n\n"
     "**Following along.** `/game status` shows the board again at the bottom of the channel; "
     "`/game list` shows the games in this server; `/game stats` shows wins and losses; `/game replay` "
-    "steps through a game that is over, move by move.
-
-"
+    "steps through a game that is over, move by move.\n\n"
     "**Ratings.** Finished games are rated (openskill; lobby option `rated=off` for a friendly game): "
     "`/game leaderboard`, `/game profile` (with a chart) and `/game history`. `/game hint` shows the AI's "
-    "suggestion privately (unrated games; a rated game stops counting for you if the server allows it).
-
-"
+    "suggestion privately (unrated games; a rated game stops counting for you if the server allows it).\n\n"
     "**Leaving.** `/game resign` leaves the game you are in; the host (or someone with Manage Server) "
     "can `/game cancel` it.\n\n"
     "**Learning.** `/game rules` pages through the full rules of a game (jump to a section with the "
