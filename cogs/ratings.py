@@ -333,7 +333,7 @@ def _history_line(game: HistoryGame, user_id: int) -> str:
     outcome = {"win": "won", "loss": "lost", "draw": "drew", "resigned": "resigned"}.get(game.outcome, game.outcome)
     count = len(seats)
     place = f"{_ordinal(game.place)} of {count}" if count > 2 else outcome
-    delta = "" if game.rating_delta is None else f" · {game.rating_delta:+.0f}"
+    delta = " · unrated" if game.rating_delta is None else f" · {game.rating_delta:+.0f}"
     when = f"<t:{int(game.finished_at)}:d>"
     against = text.fit(", ".join(others), 120)
     return (

@@ -104,6 +104,10 @@ async def test_profile_and_history(world):
     assert lines[0] == "📜 bob's games"
     assert lines[1].startswith(f"`#{second}` ") and "— won · +" in lines[1] and "vs alice" in lines[1]
     assert lines[2].startswith(f"`#{first}` ") and "— resigned · -" in lines[2]
+    unrated = await ninesons_game(channel, alice, bob, options="first_player=first rated=off")
+    await bob.slash(channel, "game resign")
+    newest = public_replies(await bob.slash(channel, "game history")).pop().splitlines()[1]
+    assert newest.startswith(f"`#{unrated}` ") and "— resigned · unrated · vs alice" in newest
     only = await bob.slash(channel, "game history", game="farkle")
     assert "No finished games here yet." in public_replies(only)[0]
 
