@@ -43,7 +43,8 @@ def build_world(env: Any) -> tuple[Any, Any, Any, dict[str, Any]]:
 
 async def fuzz_game(kind: str, steps: int, seed: int, database: Path) -> tuple[Stats, bool]:
     bot = create_bot(database_path=database)
-    async with simcord.run(bot, check_errors=False) as env:
+    # settle_timeout: a replay GIF (up to 200 frames) takes seconds on a busy machine, off the loop.
+    async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
         guild, channel, other, members = build_world(env)
         fuzzer = Fuzzer(env, bot, guild, channel, other, members, kind=kind, seed=seed,
                         bot_factory=lambda: create_bot(database_path=database))
