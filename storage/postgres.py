@@ -175,6 +175,16 @@ class PostgresBackend:
             else:
                 self._game_locks[game_id] = (local, users - 1)
 
+    async def reset_identity(self, table: str) -> None:
+        """After rows were inserted with their ids (a copy): the next generated id follows the
+        largest one, for each identity column of ``table``."""
+        for (column,) in await self.fetch(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+                "AND table_name = ? AND is_identity = 'YES'", (table,)):
+            await self.fetch(
+                f"SELECT setval(pg_get_serial_sequence(?, ?), COALESCE(MAX({column}), 0) + 1, false) FROM {table}",
+                (table, column))
+
     # -- the schema ----------------------------------------------------------------------------
     async def _migrate(self, clock: Callable[[], float], where: str) -> None:
         async with self.pool.acquire() as conn, conn.transaction():

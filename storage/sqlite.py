@@ -165,6 +165,25 @@ class SqliteBackend:
             else:
                 self._game_locks[game_id] = (lock, users - 1)
 
+    # -- copying out (storage.copy) ------------------------------------------------------------
+    async def table_names(self) -> list[str]:
+        """The data tables, those others refer to first (games), without schema bookkeeping."""
+        rows = await self.fetch("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                "AND name NOT LIKE 'sqlite%' AND name != 'schema_migrations' ORDER BY name")
+        return sorted((r[0] for r in rows), key=lambda name: name != "games")
+
+    async def table_chunks(self, table: str, size: int = 5000) -> AsyncIterator[tuple[list[str], list[Any]]]:
+        """(column names, rows) of a table, ``size`` rows at a time, in rowid order."""
+        columns = [r["name"] for r in await self.fetch(f"PRAGMA table_info({table})")]
+        last = -(2**63)
+        while True:
+            rows = await self.fetch(f"SELECT rowid, * FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                                    (last, size))
+            if not rows:
+                return
+            last = rows[-1][0]
+            yield columns, [tuple(r)[1:] for r in rows]
+
     # -- the file ------------------------------------------------------------------------------
     def check_same_file(self) -> None:
         """Refuse to write when the path no longer names the file that was opened (deleted,
