@@ -45,14 +45,17 @@ async def copy_sqlite_to_postgres(source: Path, url: str) -> list[TableCopy]:
                 async for columns, rows in sqlite.table_chunks(table):
                     source_rows += len(rows)
                     marks = ", ".join("?" * len(columns))
-                    await pg.run_many(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks}) "
-                                      "ON CONFLICT DO NOTHING", rows)
+                    await pg.run_many(
+                        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks}) ON CONFLICT DO NOTHING",
+                        rows,
+                    )
                 await pg.reset_identity(table)
                 after = await _count(pg, table)
                 if after < source_rows:  # a row conflicted with a different one already there
                     raise StorageError(
                         f"{table}: {source_rows:,} rows in {source} but {after:,} in PostgreSQL after the "
-                        "copy (some rows clash with others already there); nothing was copied.")
+                        "copy (some rows clash with others already there); nothing was copied."
+                    )
                 report.append(TableCopy(table, source_rows, after - before, after))
         return report
 

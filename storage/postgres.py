@@ -31,8 +31,14 @@ LOCK_POOL_SIZE = 20
 # both apply a migration. Game locks use the game id (positive), so a negative key never meets one.
 _MIGRATION_LOCK_KEY = -1_701_730_017
 
-_UNAVAILABLE = (OSError, asyncio.TimeoutError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError,
-                asyncpg.InsufficientResourcesError, asyncpg.OperatorInterventionError)
+_UNAVAILABLE = (
+    OSError,
+    asyncio.TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.InterfaceError,
+    asyncpg.InsufficientResourcesError,
+    asyncpg.OperatorInterventionError,
+)
 
 
 def numbered_placeholders(sql: str) -> str:
@@ -73,8 +79,10 @@ class PostgresBackend:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=QUERY_POOL_SIZE)
             lock_pool = await asyncpg.create_pool(url, min_size=0, max_size=LOCK_POOL_SIZE)
         except (*_UNAVAILABLE, asyncpg.PostgresError) as exc:
-            raise StorageError(f"Cannot connect to the database {where}: {exc}. Check DATABASE_URL and "
-                               "that the server is running.") from exc
+            raise StorageError(
+                f"Cannot connect to the database {where}: {exc}. Check DATABASE_URL and "
+                "that the server is running."
+            ) from exc
         backend = cls(pool, lock_pool, url)
         try:
             await backend._migrate(clock, where)
@@ -179,18 +187,23 @@ class PostgresBackend:
         """After rows were inserted with their ids (a copy): the next generated id follows the
         largest one, for each identity column of ``table``."""
         for (column,) in await self.fetch(
-                "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
-                "AND table_name = ? AND is_identity = 'YES'", (table,)):
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND table_name = ? AND is_identity = 'YES'",
+            (table,),
+        ):
             await self.fetch(
                 f"SELECT setval(pg_get_serial_sequence(?, ?), COALESCE(MAX({column}), 0) + 1, false) FROM {table}",
-                (table, column))
+                (table, column),
+            )
 
     # -- the schema ----------------------------------------------------------------------------
     async def _migrate(self, clock: Callable[[], float], where: str) -> None:
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK_KEY)
-            await conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations "
-                               "(version BIGINT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)")
+            await conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(version BIGINT PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
+            )
             done = {r[0] for r in await conn.fetch("SELECT version FROM schema_migrations")}
             if done and max(done) > latest_schema_version():
                 raise StorageError(

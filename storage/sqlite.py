@@ -38,7 +38,8 @@ class SqliteBackend:
         self._lock = asyncio.Lock()
         # Per backend, not per module: two open databases must not see each other's transaction.
         self._in_transaction: contextvars.ContextVar[bool] = contextvars.ContextVar(
-            f"sqlite_tx_{id(self)}", default=False)
+            f"sqlite_tx_{id(self)}", default=False
+        )
         # (st_dev, st_ino) of the file opened; checked before each write (see check_same_file).
         self._identity: tuple[int, int] | None = None
         self.gone: str | None = None
@@ -168,8 +169,10 @@ class SqliteBackend:
     # -- copying out (storage.copy) ------------------------------------------------------------
     async def table_names(self) -> list[str]:
         """The data tables, those others refer to first (games), without schema bookkeeping."""
-        rows = await self.fetch("SELECT name FROM sqlite_master WHERE type = 'table' "
-                                "AND name NOT LIKE 'sqlite%' AND name != 'schema_migrations' ORDER BY name")
+        rows = await self.fetch(
+            "SELECT name FROM sqlite_master WHERE type = 'table' "
+            "AND name NOT LIKE 'sqlite%' AND name != 'schema_migrations' ORDER BY name"
+        )
         return sorted((r[0] for r in rows), key=lambda name: name != "games")
 
     async def table_chunks(self, table: str, size: int = 5000) -> AsyncIterator[tuple[list[str], list[Any]]]:
@@ -177,8 +180,9 @@ class SqliteBackend:
         columns = [r["name"] for r in await self.fetch(f"PRAGMA table_info({table})")]
         last = -(2**63)
         while True:
-            rows = await self.fetch(f"SELECT rowid, * FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?",
-                                    (last, size))
+            rows = await self.fetch(
+                f"SELECT rowid, * FROM {table} WHERE rowid > ? ORDER BY rowid LIMIT ?", (last, size)
+            )
             if not rows:
                 return
             last = rows[-1][0]
@@ -200,8 +204,10 @@ class SqliteBackend:
         if now == self._identity:
             return
         what = "deleted" if now is None else "replaced by another file"
-        self.gone = (f"The database file {self.path} was {what} while the bot was running; "
-                     "nothing more is written until the bot is restarted.")
+        self.gone = (
+            f"The database file {self.path} was {what} while the bot was running; "
+            "nothing more is written until the bot is restarted."
+        )
         log.critical("%s Restore or move the file back and restart the bot.", self.gone)
         raise DatabaseGone(self.gone)
 
@@ -255,8 +261,10 @@ def _file_identity(path: Path) -> tuple[int, int]:
 def _refuse_foreign_file(path: Path) -> None:
     if not path.exists():
         if not path.parent.exists():
-            raise StorageError(f"The folder for the database, {path.parent}, does not exist. Create it or "
-                               "set DATABASE_PATH to a file in an existing folder.")
+            raise StorageError(
+                f"The folder for the database, {path.parent}, does not exist. Create it or "
+                "set DATABASE_PATH to a file in an existing folder."
+            )
         return
     if path.is_dir():
         raise StorageError(f"DATABASE_PATH points at a folder ({path}); give a file name.")

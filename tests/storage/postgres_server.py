@@ -68,8 +68,9 @@ def _start() -> PostgresServer:
         return PostgresServer(external.rstrip("/"))
     initdb, pg_ctl = _binary("initdb"), _binary("pg_ctl")
     if initdb is None or pg_ctl is None:
-        raise RuntimeError("PostgreSQL's initdb/pg_ctl were not found (install PostgreSQL 15 or set "
-                           "DT_TEST_POSTGRES_URL)")
+        raise RuntimeError(
+            "PostgreSQL's initdb/pg_ctl were not found (install PostgreSQL 15 or set DT_TEST_POSTGRES_URL)"
+        )
     as_user: list[str] = []
     folder = Path(tempfile.mkdtemp(prefix="dt-pg-"))
     if os.geteuid() == 0:  # PostgreSQL refuses to run as root: run it as the postgres user
@@ -83,16 +84,24 @@ def _start() -> PostgresServer:
     def run(*command: str) -> None:
         done = subprocess.run([*as_user, *command], capture_output=True, text=True, timeout=120, check=False)
         if done.returncode != 0:
-            raise RuntimeError(f"{Path(command[0]).name} failed: {(done.stderr or done.stdout).strip()[-500:]}")
+            raise RuntimeError(
+                f"{Path(command[0]).name} failed: {(done.stderr or done.stdout).strip()[-500:]}"
+            )
 
     run(initdb, "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")
-    options = (f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
-               "-c full_page_writes=off -c max_connections=300")
+    options = (
+        f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off "
+        "-c full_page_writes=off -c max_connections=300"
+    )
     run(pg_ctl, "-D", str(data), "-o", options, "-l", str(folder / "server.log"), "-w", "start")
 
     def stop() -> None:
-        subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"],
-                       capture_output=True, timeout=60, check=False)
+        subprocess.run(
+            [*as_user, pg_ctl, "-D", str(data), "-m", "immediate", "stop"],
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
         shutil.rmtree(folder, ignore_errors=True)
 
     atexit.register(stop)

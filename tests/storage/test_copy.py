@@ -16,12 +16,30 @@ async def fill(path: Path) -> dict[str, int]:
     """A small database touching every table; returns the rows per table."""
     async with await Database.open(path) as db:
         for channel in range(3):
-            rec = await db.create_game(kind="tally", guild_id=1, channel_id=channel, host_user_id=100, options={},
-                                       seed=channel, seats=[seat(1, 100), seat(2, 200)], announce=[])
-            await db.save_game(rec.id, 0, state={"n": channel}, status="active",
-                               actions=[ActionRow("p1", "+1", "player", 100)])
-        await db.save_game(1, 1, status="finished", result={"winners": ["p1"]},
-                           results=[ResultRow(100, 1, 3.0, "win"), ResultRow(200, 2, 1.0, "loss")])
+            rec = await db.create_game(
+                kind="tally",
+                guild_id=1,
+                channel_id=channel,
+                host_user_id=100,
+                options={},
+                seed=channel,
+                seats=[seat(1, 100), seat(2, 200)],
+                announce=[],
+            )
+            await db.save_game(
+                rec.id,
+                0,
+                state={"n": channel},
+                status="active",
+                actions=[ActionRow("p1", "+1", "player", 100)],
+            )
+        await db.save_game(
+            1,
+            1,
+            status="finished",
+            result={"winners": ["p1"]},
+            results=[ResultRow(100, 1, 3.0, "win"), ResultRow(200, 2, 1.0, "loss")],
+        )
         await db.set_timer(2, "turn", 1234.5)
         await db.set_guild_setting(1, "afk_strikes", 2)
         await db.set_notify_pref(100, "dm")
@@ -29,12 +47,20 @@ async def fill(path: Path) -> dict[str, int]:
         await db.set_hand(2, "p1", HandMessage(8, 80, "key", True))
         await db.mark_unrated(1, "p2", "hint")
         await db.mark_damaged(3, "test")
-        await db._run("INSERT INTO ratings VALUES (1, 'tally', 'u:100', 100, 'player1', 25.0, 8.0, 1000.0, "
-                      "1, 1, 0, 1, 1, 1)")
-        await db._run("INSERT INTO rating_history VALUES (1, 1, 'tally', 'u:100', 'p1', 1, 'win', 25.0, 8.3, "
-                      "990.0, 25.0, 8.0, 1000.0, 5.0)")
-        tables = [r[0] for r in await db._fetch(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'")]
+        await db._run(
+            "INSERT INTO ratings VALUES (1, 'tally', 'u:100', 100, 'player1', 25.0, 8.0, 1000.0, "
+            "1, 1, 0, 1, 1, 1)"
+        )
+        await db._run(
+            "INSERT INTO rating_history VALUES (1, 1, 'tally', 'u:100', 'p1', 1, 'win', 25.0, 8.3, "
+            "990.0, 25.0, 8.0, 1000.0, 5.0)"
+        )
+        tables = [
+            r[0]
+            for r in await db._fetch(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
+            )
+        ]
         return {t: (await db._fetch(f"SELECT COUNT(*) FROM {t}"))[0][0] for t in tables}
 
 
@@ -60,7 +86,9 @@ async def test_copy_keeps_every_row_and_id_and_a_second_run_changes_nothing(tmp_
         assert await pg.rating_snapshot() == await sqlite.rating_snapshot()
         assert await pg.damaged_games() == {3: "test"}
         # The id sequence continues after the copied ids.
-        new = await pg.create_game(kind="tally", guild_id=1, channel_id=99, host_user_id=1, options={}, seed=1)
+        new = await pg.create_game(
+            kind="tally", guild_id=1, channel_id=99, host_user_id=1, options={}, seed=1
+        )
         assert new.id == 4
 
     assert await _run_main(path, pg_url) == 0

@@ -5,7 +5,15 @@ from typing import Any
 
 import pytest
 
-from storage import ActionRow, ChannelBusy, ConstraintViolation, Database, SeatRecord, StorageError, VersionConflict
+from storage import (
+    ActionRow,
+    ChannelBusy,
+    ConstraintViolation,
+    Database,
+    SeatRecord,
+    StorageError,
+    VersionConflict,
+)
 from storage.db import _migrations
 
 # Every migration file in storage/migrations (numbers may have gaps while branches merge).
