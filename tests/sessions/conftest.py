@@ -20,7 +20,7 @@ def clock():
     return FakeClock()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 async def database(request, tmp_path, clock):
     """An open, empty database on each backend: a SQLite file, then a fresh PostgreSQL database."""
     if request.param == "sqlite":

@@ -5,7 +5,7 @@ import pytest
 from tests.storage.postgres_server import drop_database, fresh_database_url
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 async def database_target(request, tmp_path):
     """Where a test's database lives: a SQLite file, or a fresh PostgreSQL database (its URL)."""
     if request.param == "sqlite":
@@ -22,3 +22,10 @@ async def pg_url():
     url = await fresh_database_url()
     yield url
     await drop_database(url)
+
+
+def pytest_collection_modifyitems(items):
+    """Tests on a PostgreSQL-only database carry the `postgres` marker too (-m postgres)."""
+    for item in items:
+        if "pg_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
