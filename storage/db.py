@@ -46,6 +46,7 @@ class Backend(Protocol):
     """What a backend gives :class:`Database`: four primitives, a per-game lock, closing."""
 
     name: str
+    closed: bool
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
 
@@ -227,6 +228,10 @@ class Database(RatingTables):
     def close_now(self) -> None:
         """Close without awaiting (no event loop needed): stops the worker thread."""
         self._backend.close_now()
+
+    @property
+    def _closed(self) -> bool:
+        return self._backend.closed
 
     @property
     def read_only_reason(self) -> str | None:

@@ -70,7 +70,7 @@ class PostgresBackend:
         self._sql: dict[str, str] = {}
         self._tx_conn: contextvars.ContextVar[Any] = contextvars.ContextVar(f"pg_tx_{id(self)}", default=None)
         self._game_locks: dict[int, tuple[asyncio.Lock, int]] = {}
-        self._closed = False
+        self.closed = False
 
     @classmethod
     async def open(cls, url: str, clock: Callable[[], float]) -> PostgresBackend:
@@ -92,16 +92,16 @@ class PostgresBackend:
         return backend
 
     async def close(self) -> None:
-        if self._closed:
+        if self.closed:
             return
-        self._closed = True
+        self.closed = True
         await self.lock_pool.close()
         await self.pool.close()
 
     def close_now(self) -> None:
-        if self._closed:
+        if self.closed:
             return
-        self._closed = True
+        self.closed = True
         self.lock_pool.terminate()
         self.pool.terminate()
 

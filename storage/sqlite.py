@@ -44,7 +44,7 @@ class SqliteBackend:
         self._identity: tuple[int, int] | None = None
         self.gone: str | None = None
         self._game_locks: dict[int, tuple[asyncio.Lock, int]] = {}
-        self._closed = False
+        self.closed = False
 
     @classmethod
     async def open(cls, path: Path, clock: Callable[[], float], busy_timeout_ms: int) -> SqliteBackend:
@@ -69,15 +69,15 @@ class SqliteBackend:
         return backend
 
     async def close(self) -> None:
-        if self._closed:
+        if self.closed:
             return
-        self._closed = True
+        self.closed = True
         await self.conn.close()
 
     def close_now(self) -> None:
-        if self._closed:
+        if self.closed:
             return
-        self._closed = True
+        self.closed = True
         self.conn.stop()
 
     # -- the four primitives ------------------------------------------------------------------
