@@ -46,6 +46,14 @@ class BotSettings:
     dev_guild_id: int | None
     log_level: str
     farkle_cards_dir: Path | None = None
+    database_url: str | None = None  # DATABASE_URL as given (sqlite:// or postgresql://), if set
+
+    @property
+    def database(self) -> str | Path:
+        """What Database.open takes: the PostgreSQL URL, else the SQLite file."""
+        if self.database_url and not self.database_url.startswith("sqlite://"):
+            return self.database_url
+        return self.database_path
 
 
 def load_settings(env: dict[str, str] | None = None) -> BotSettings:
@@ -64,12 +72,22 @@ def load_settings(env: dict[str, str] | None = None) -> BotSettings:
     if level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not `{level}`.")
     path = Path(env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE)
+    # DATABASE_URL, when set, wins over DATABASE_PATH: sqlite:///path/file.sqlite3 names the
+    # file (the same as DATABASE_PATH), postgresql://user:password@host:port/name a server.
+    url = env.get("DATABASE_URL", "").strip() or None
+    if url is not None:
+        if url.startswith("sqlite://"):
+            path = Path(url.removeprefix("sqlite://"))
+        elif not url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError("DATABASE_URL must be sqlite:///path/to/file.sqlite3 or "
+                              f"postgresql://user:password@host:port/database, not `{url.split('://')[0][:20]}://…`.")
     cards = env.get(CARDS_DIR_ENV, "").strip()
     if cards and not Path(cards).is_dir():
         raise ConfigError(f"{CARDS_DIR_ENV} must name an existing folder of Dragon Farkle card files; "
                           f"`{cards[:200]}` is not one. Leave it empty to offer only the bundled house cards.")
     return BotSettings(token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
-                       log_level=level, farkle_cards_dir=Path(cards).resolve() if cards else None)
+                       log_level=level, farkle_cards_dir=Path(cards).resolve() if cards else None,
+                       database_url=url)
 
 
 def _clock() -> float:

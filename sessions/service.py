@@ -9,6 +9,7 @@ one game; different games run concurrently.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -93,12 +94,11 @@ class GameService(StoreAccess):
         self.cards_dir = cards_dir  # the operator's folder of Farkle card files (FARKLE_CARDS_DIR)
         self._clock = clock
         self._seed_source = seed_source
-        self._locks: dict[int, asyncio.Lock] = {}
         self._settings: dict[int, GuildSettings] = {}
         self._host_locks: dict[tuple[int, int], asyncio.Lock] = {}  # (guild, member): one /game new at a time
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    def lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        return self.db.game_lock(game_id)
 
     async def settings(self, guild_id: int) -> GuildSettings:
         """A guild's settings (cached: every change goes through :meth:`change_setting`)."""

@@ -1,9 +1,11 @@
-"""Persistence: one SQLite file through aiosqlite. See storage.db (and storage.ratings)."""
+"""Persistence: SQLite (aiosqlite, the default) or PostgreSQL (asyncpg), one interface. See
+storage.db (the queries), storage.sqlite and storage.postgres (the backends), storage.ratings."""
 
 from storage.db import (
     ActionRow,
     Announcement,
     ChannelBusy,
+    ConstraintViolation,
     Database,
     DatabaseGone,
     DatabaseUnavailable,
@@ -24,6 +26,7 @@ __all__ = [
     "ActionRow",
     "Announcement",
     "ChannelBusy",
+    "ConstraintViolation",
     "Database",
     "DatabaseGone",
     "DatabaseUnavailable",

@@ -1,65 +1,66 @@
-"""SQLite storage (aiosqlite): games, seats, the action log, timers, settings and results.
+"""Storage: games, seats, the action log, timers, settings and results.
 
-One file, WAL mode. Every save of a game is one transaction holding the new state, its
+One set of queries over two backends: SQLite (storage.sqlite, the default: one file, one
+process) and PostgreSQL (storage.postgres, shared by several processes). Every save of a game is one transaction holding the new state, its
 action-log rows and any seat changes, guarded by an optimistic version check, so a failed
 save leaves the game exactly as it was.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import contextvars
 import json
 import logging
-import os
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-import aiosqlite
-
+from storage.errors import (
+    ChannelBusy,
+    ConstraintViolation,
+    DatabaseGone,
+    DatabaseUnavailable,
+    GameDamaged,
+    GameNotFound,
+    StorageError,
+    VersionConflict,
+)
 from storage.ratings import RateGame, RatingTables
+from storage.schema import latest_schema_version, migrations
+from storage.sqlite import SqliteBackend
 
 log = logging.getLogger("dragon_tavern.storage.db")
 
 ACTIVE_STATUSES = ("lobby", "active")
-MAX_ROW_ID = 2**63 - 1  # SQLite's INTEGER range: a larger id can name no row
-_IN_TRANSACTION: contextvars.ContextVar[bool] = contextvars.ContextVar("in_transaction", default=False)
-_SQLITE_HEADER = b"SQLite format 3\x00"
+MAX_ROW_ID = 2**63 - 1  # SQLite's INTEGER range (and PostgreSQL's BIGINT): a larger id names no row
+
+__all__ = [  # the errors live in storage.errors; importing them from here keeps working
+    "ChannelBusy", "ConstraintViolation", "Database", "DatabaseGone", "DatabaseUnavailable", "GameDamaged",
+    "GameNotFound", "StorageError", "VersionConflict", "latest_schema_version",
+]
 
 
-class StorageError(Exception):
-    """The database cannot be used; the message says why and what to do."""
+class Backend(Protocol):
+    """What a backend gives :class:`Database`: four primitives, a per-game lock, closing."""
 
+    name: str
+    closed: bool
 
-class ChannelBusy(StorageError):
-    """The channel already has a lobby or a running game."""
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
 
+    async def run(self, sql: str, params: Sequence[Any] = ()) -> int: ...
 
-class VersionConflict(StorageError):
-    """The game changed since it was loaded (another click got there first)."""
+    async def run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None: ...
 
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[None]: ...
 
-class GameNotFound(StorageError):
-    pass
+    def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]: ...
 
+    async def close(self) -> None: ...
 
-class DatabaseUnavailable(StorageError):
-    """SQLite could not write now (locked by another process, disk full, I/O error)."""
-
-
-class DatabaseGone(StorageError):
-    """The database file was deleted or replaced under the running bot: writing on would go
-    into an unlinked file and be lost at restart, so every write is refused until a restart."""
-
-
-class GameDamaged(StorageError):
-    """A game's saved data cannot be decoded; the game is set aside, every other game works."""
+    def close_now(self) -> None: ...
 
 
 @dataclass
@@ -165,63 +166,54 @@ PROGRESS_MARK = "✍️"  # a Recent line that says how far a phase is, updated 
 
 
 def _migrations() -> list[tuple[int, str]]:
-    folder = resources.files("storage") / "migrations"
-    found = []
-    for entry in folder.iterdir():
-        name = entry.name
-        if name.endswith(".sql") and name[:3].isdigit():
-            found.append((int(name[:3]), entry.read_text(encoding="utf-8")))
-    return sorted(found)
-
-
-def latest_schema_version() -> int:
-    return _migrations()[-1][0]
+    return migrations()
 
 
 class Database(RatingTables):
-    """An open database. Open it with ``async with await Database.open(path) as db:`` (or
-    ``await Database.open(path)`` and ``await db.close()`` on every path): an unclosed
-    connection's worker thread keeps the process from exiting."""
+    """An open database. Open it with ``async with await Database.open(target) as db:`` (or
+    ``await Database.open(target)`` and ``await db.close()`` on every path): an unclosed
+    SQLite connection's worker thread keeps the process from exiting."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, clock: Callable[[], float]) -> None:
-        self._conn = conn
-        self.path = path
+    def __init__(self, backend: Backend, clock: Callable[[], float]) -> None:
+        self._backend = backend
         self._clock = clock
-        # One connection serves every game: a transaction must not interleave with statements
-        # from other tasks (they would join it, or fail with "transaction within a transaction").
-        self._lock = asyncio.Lock()
-        # (st_dev, st_ino) of the file opened; checked before each write (see _check_same_file).
-        self._identity: tuple[int, int] | None = None
-        self._gone: str | None = None
         # Called with a game id when a game is newly found damaged (the bot announces it).
         self.on_damaged: Callable[[int], None] | None = None
-        self._closed = False
 
     # -- opening --------------------------------------------------------------------------
     @classmethod
     async def open(
-        cls, path: str | Path, *, clock: Callable[[], float] = time.time, busy_timeout_ms: int = 5000
+        cls, target: str | Path, *, clock: Callable[[], float] = time.time, busy_timeout_ms: int = 5000
     ) -> Database:
-        path = Path(path)
-        _refuse_foreign_file(path)
-        try:
-            conn = await aiosqlite.connect(path, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StorageError(f"Cannot open the database {path}: {exc}.") from exc
-        conn.row_factory = aiosqlite.Row
-        db = cls(conn, path, clock)
-        try:
-            await db._check_readable()
-            await db._run("PRAGMA foreign_keys = ON")
-            await db._run(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            await db._run("PRAGMA journal_mode = WAL")
-            await db._run("PRAGMA synchronous = NORMAL")
-            await db._migrate()
-            db._identity = _file_identity(path)
-        except BaseException:
-            await conn.close()
-            raise
-        return db
+        """Open (and migrate) the database at ``target``: a SQLite file (a path, or
+        ``sqlite:///path``) or a PostgreSQL server (``postgresql://user:pass@host:port/db``)."""
+        text = str(target)
+        if text.startswith(("postgresql://", "postgres://")):
+            from storage.postgres import PostgresBackend  # asyncpg is needed only for PostgreSQL
+
+            return cls(await PostgresBackend.open(text, clock), clock)
+        if text.startswith("sqlite://"):
+            target = text.removeprefix("sqlite://")  # sqlite:///abs/path or sqlite://relative/path
+        elif "://" in text:
+            raise StorageError(f"DATABASE_URL must start with sqlite:// or postgresql://, not "
+                               f"`{text.split('://', 1)[0]}://`.")
+        return cls(await SqliteBackend.open(Path(target), clock, busy_timeout_ms), clock)
+
+    @property
+    def backend_name(self) -> str:
+        """'sqlite' or 'postgres'."""
+        return self._backend.name
+
+    @property
+    def path(self) -> Path | None:
+        """The SQLite file, or None on PostgreSQL."""
+        return self._backend.path if isinstance(self._backend, SqliteBackend) else None
+
+    @property
+    def _conn(self) -> Any:
+        """The SQLite connection (tests that simulate a full disk patch it)."""
+        assert isinstance(self._backend, SqliteBackend)
+        return self._backend.conn
 
     async def __aenter__(self) -> Database:
         return self
@@ -230,84 +222,33 @@ class Database(RatingTables):
         await self.close()
 
     async def close(self) -> None:
-        """Close the connection and stop its worker thread (safe to call twice)."""
-        if self._closed:
-            return
-        self._closed = True
-        await self._conn.close()
+        """Close the connection (pool) and stop its worker thread (safe to call twice)."""
+        await self._backend.close()
 
     def close_now(self) -> None:
         """Close without awaiting (no event loop needed): stops the worker thread."""
-        if self._closed:
-            return
-        self._closed = True
-        self._conn.stop()
+        self._backend.close_now()
+
+    @property
+    def _closed(self) -> bool:
+        return self._backend.closed
 
     @property
     def read_only_reason(self) -> str | None:
-        """Why writes are refused (the file was deleted or replaced), or None."""
-        return self._gone
+        """Why writes are refused (the SQLite file was deleted or replaced), or None."""
+        return self._backend.gone if isinstance(self._backend, SqliteBackend) else None
 
-    def _check_same_file(self) -> None:
-        """Refuse to write when the path no longer names the file that was opened (deleted,
-        renamed, or replaced by another file): the writes would vanish at restart. One
-        ``os.stat`` per write transaction (a few microseconds against a commit's fsync)."""
-        if self._gone is not None:
-            raise DatabaseGone(self._gone)
-        if self._identity is None:  # still opening
-            return
-        try:
-            now = _file_identity(self.path)
-        except OSError:
-            now = None
-        if now == self._identity:
-            return
-        what = "deleted" if now is None else "replaced by another file"
-        self._gone = (f"The database file {self.path} was {what} while the bot was running; "
-                      "nothing more is written until the bot is restarted.")
-        log.critical("%s Restore or move the file back and restart the bot.", self._gone)
-        raise DatabaseGone(self._gone)
+    def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """Hold while acting on a game: one action at a time per game. SQLite: a lock in this
+        process (one process owns the file); PostgreSQL: an advisory lock, across processes."""
+        return self._backend.game_lock(game_id)
 
-    async def _check_readable(self) -> None:
-        """Refuse a corrupt file or one written by a newer Dragon Tavern, before writing."""
-        try:
-            rows = await self._fetch("PRAGMA quick_check")
-        except sqlite3.DatabaseError as exc:
-            raise StorageError(
-                f"The database {self.path} is corrupt or not a SQLite file ({exc}). "
-                "Move it away (or set DATABASE_PATH to another file) and start again."
-            ) from exc
-        if rows and rows[0][0] != "ok":
-            raise StorageError(
-                f"The database {self.path} failed its integrity check ({rows[0][0]}). "
-                "Restore a backup or move it away and start again."
-            )
-        has_table = await self._fetch(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-        )
-        if has_table:
-            row = await self._fetch("SELECT MAX(version) FROM schema_migrations")
-            current = row[0][0] or 0
-            if current > latest_schema_version():
-                raise StorageError(
-                    f"The database {self.path} was written by a newer Dragon Tavern "
-                    f"(schema {current}; this version knows up to {latest_schema_version()}). "
-                    "Upgrade the bot; the file was not changed."
-                )
-
-    async def _migrate(self) -> None:
-        await self._run(
-            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at REAL NOT NULL)"
-        )
-        rows = await self._fetch("SELECT version FROM schema_migrations")
-        done = {r[0] for r in rows}
-        for version, sql in _migrations():
-            if version in done:
-                continue
-            # executescript commits first, so wrap the script in its own transaction.
-            await self._conn.executescript(
-                f"BEGIN;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, {self._clock()});\nCOMMIT;"
-            )
+    async def claim_timer(self, game_id: int, purpose: str, now: float) -> bool:
+        """Take a due timer: delete its row if its deadline has passed. True for exactly one
+        caller, whichever process asks, so a timer fires once."""
+        count = await self._backend.run(
+            "DELETE FROM timers WHERE game_id = ? AND purpose = ? AND deadline <= ?", (game_id, purpose, now))
+        return count == 1
 
     async def applied_migrations(self) -> list[int]:
         rows = await self._fetch("SELECT version FROM schema_migrations ORDER BY version")
@@ -347,12 +288,12 @@ class Database(RatingTables):
         now = self._clock()
         async with self._transaction():
             try:
-                _, game_id = await self._run(
+                [(game_id,)] = await self._fetch(
                     "INSERT INTO games (kind, guild_id, channel_id, host_user_id, status, options, seed, "
-                    "created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    "created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
                     (kind, guild_id, channel_id, host_user_id, json.dumps(options), seed, now, now),
                 )
-            except sqlite3.IntegrityError as exc:
+            except ConstraintViolation as exc:
                 raise ChannelBusy("This channel already has a game. Finish or cancel it first.") from exc
             assert game_id is not None
             await self._write_seats(game_id, seats)
@@ -402,7 +343,7 @@ class Database(RatingTables):
         try:
             async with self._transaction():
                 rowcount, _ = await self._run(
-                    "INSERT OR IGNORE INTO damaged_games (game_id, reason, found_at) VALUES (?, ?, ?)",
+                    "INSERT INTO damaged_games (game_id, reason, found_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                     (game_id, reason[:500], self._clock()))
                 # It can't go on, so it must not hold its channel: end it (its data stays for
                 # the admins to look at) and drop its timers.
@@ -552,8 +493,10 @@ class Database(RatingTables):
                 )
                 guild_id, kind = row[0]
                 await self._run_many(
-                    "INSERT OR REPLACE INTO results (game_id, guild_id, kind, user_id, place, score, outcome, "
-                    "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO results (game_id, guild_id, kind, user_id, place, score, outcome, "
+                    "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, user_id) DO UPDATE SET "
+                    "guild_id = excluded.guild_id, kind = excluded.kind, place = excluded.place, "
+                    "score = excluded.score, outcome = excluded.outcome, finished_at = excluded.finished_at",
                     [(game_id, guild_id, kind, r.user_id, r.place, r.score, r.outcome, now) for r in results],
                 )
             if rate is not None and status == "finished":
@@ -696,13 +639,14 @@ class Database(RatingTables):
             "ON CONFLICT (user_id) DO UPDATE SET notify = excluded.notify", (user_id, notify))
 
     async def pings(self, game_id: int) -> list[tuple[int, int]]:
-        """The game's turn pings still standing, as (channel id, message id), oldest first."""
+        """The game's turn pings still standing, as (channel id, message id), oldest first
+        (Discord's message ids grow with time)."""
         rows = await self._fetch(
-            "SELECT channel_id, message_id FROM pings WHERE game_id = ? ORDER BY rowid", (game_id,))
+            "SELECT channel_id, message_id FROM pings WHERE game_id = ? ORDER BY message_id", (game_id,))
         return [(r[0], r[1]) for r in rows]
 
     async def add_ping(self, game_id: int, channel_id: int, message_id: int) -> None:
-        await self._run("INSERT OR IGNORE INTO pings (game_id, channel_id, message_id) VALUES (?, ?, ?)",
+        await self._run("INSERT INTO pings (game_id, channel_id, message_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                         (game_id, channel_id, message_id))
 
     async def drop_ping(self, game_id: int, message_id: int) -> None:
@@ -733,45 +677,21 @@ class Database(RatingTables):
         return stats
 
     # -- internals ----
-    def _exclusive(self) -> contextlib.AbstractAsyncContextManager[None]:
-        """The connection lock, unless this task already holds it for its transaction."""
-        return contextlib.nullcontext() if _IN_TRANSACTION.get() else self._lock  # type: ignore[return-value]
-
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        async with self._exclusive():
-            try:
-                return list(await self._conn.execute_fetchall(sql, params))
-            except sqlite3.OperationalError as exc:
-                raise DatabaseUnavailable(f"The database could not be read: {exc}.") from exc
+        return await self._backend.fetch(sql, params)
 
     async def _run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        if not _IN_TRANSACTION.get():
-            self._check_same_file()
-        async with self._exclusive():
-            try:
-                cursor = await self._conn.executemany(sql, rows)
-            except sqlite3.OperationalError as exc:
-                raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
-            await cursor.close()
+        await self._backend.run_many(sql, rows)
 
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
-        """Execute one statement and close its cursor (an open cursor blocks COMMIT).
-        Returns (rowcount, lastrowid). Operational failures (locked, disk full) become
-        DatabaseUnavailable, which the bot explains to the user."""
-        if not _IN_TRANSACTION.get():  # a transaction checked at BEGIN
-            self._check_same_file()
-        async with self._exclusive():
-            try:
-                cursor = await self._conn.execute(sql, params)
-            except sqlite3.OperationalError as exc:
-                raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
-            try:
-                return cursor.rowcount, cursor.lastrowid
-            finally:
-                await cursor.close()
+    async def _run(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, None]:
+        """Execute one statement; return (rowcount, None). The second place once held SQLite's
+        lastrowid; an INSERT that needs its new id says ``RETURNING id`` through ``_fetch``.
+        Operational failures (locked, disk full, server gone) become DatabaseUnavailable,
+        which the bot explains to the user."""
+        return await self._backend.run(sql, params), None
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self)
+    def _transaction(self) -> contextlib.AbstractAsyncContextManager[None]:
+        return self._backend.transaction()
 
     def _seat_record(self, row: Any) -> SeatRecord:
         return _seat_from_row(row)
@@ -791,70 +711,6 @@ class Database(RatingTables):
                  s.private_route)
                 for s in seats
             ],
-        )
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception."""
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
-        self._token: contextvars.Token[bool] | None = None
-
-    async def __aenter__(self) -> None:
-        await self._db._lock.acquire()
-        self._token = _IN_TRANSACTION.set(True)
-        try:
-            self._db._check_same_file()
-            await self._db._run("BEGIN IMMEDIATE")
-        except BaseException:
-            self._release()
-            raise
-
-    async def __aexit__(self, exc_type: object, exc: BaseException | None, tb: object) -> None:
-        try:
-            if exc is None:
-                try:
-                    await self._db._run("COMMIT")
-                    return
-                except BaseException:
-                    await self._rollback()
-                    raise
-            await self._rollback()
-        finally:
-            self._release()
-
-    def _release(self) -> None:
-        if self._token is not None:
-            _IN_TRANSACTION.reset(self._token)
-            self._token = None
-        self._db._lock.release()
-
-    async def _rollback(self) -> None:
-        # SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
-        with contextlib.suppress(StorageError, sqlite3.Error):
-            await self._db._run("ROLLBACK")
-
-
-def _file_identity(path: Path) -> tuple[int, int]:
-    st = os.stat(path)
-    return st.st_dev, st.st_ino
-
-
-def _refuse_foreign_file(path: Path) -> None:
-    if not path.exists():
-        if not path.parent.exists():
-            raise StorageError(f"The folder for the database, {path.parent}, does not exist. Create it or "
-                               "set DATABASE_PATH to a file in an existing folder.")
-        return
-    if path.is_dir():
-        raise StorageError(f"DATABASE_PATH points at a folder ({path}); give a file name.")
-    with path.open("rb") as fh:
-        head = fh.read(16)
-    if head and head != _SQLITE_HEADER:
-        raise StorageError(
-            f"{path} is not a SQLite database (corrupt or another kind of file); it was not changed. "
-            "Move it away or set DATABASE_PATH to another file."
         )
 
 

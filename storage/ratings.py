@@ -87,6 +87,7 @@ class HistoryGame:
 
 
 _RATING_COLUMNS = "player, user_id, name, mu, sigma, rating, games, wins, draws, streak, best_streak, last_game_id"
+_REPLACE_RATING = ", ".join(f"{c} = excluded.{c}" for c in _RATING_COLUMNS.split(", ")[1:])
 
 
 class RatingTables:
@@ -96,7 +97,7 @@ class RatingTables:
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         raise NotImplementedError
 
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, int | None]:
+    async def _run(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, None]:
         raise NotImplementedError
 
     async def _run_many(self, sql: str, rows: Any) -> None:
@@ -147,7 +148,7 @@ class RatingTables:
     async def mark_unrated(self, game_id: int, seat: str, reason: str) -> bool:
         """Leave ``seat`` unrated in this game; False if it already was."""
         count, _ = await self._run(
-            "INSERT OR IGNORE INTO unrated_seats (game_id, seat, reason) VALUES (?, ?, ?)",
+            "INSERT INTO unrated_seats (game_id, seat, reason) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             (game_id, seat, reason),
         )
         return count == 1
@@ -259,7 +260,8 @@ class RatingTables:
         if not changes:
             return
         await self._run_many(
-            f"INSERT OR REPLACE INTO ratings (guild_id, kind, {_RATING_COLUMNS}) VALUES ({_marks(14)})",
+            f"INSERT INTO ratings (guild_id, kind, {_RATING_COLUMNS}) VALUES ({_marks(14)}) "
+            f"ON CONFLICT (guild_id, kind, player) DO UPDATE SET {_REPLACE_RATING}",
             [(game.guild_id, game.kind, *_rating_values(c.after)) for c in changes],
         )
         await self._run_many(

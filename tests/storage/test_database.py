@@ -5,7 +5,15 @@ from typing import Any
 
 import pytest
 
-from storage import ActionRow, ChannelBusy, Database, SeatRecord, StorageError, VersionConflict
+from storage import (
+    ActionRow,
+    ChannelBusy,
+    ConstraintViolation,
+    Database,
+    SeatRecord,
+    StorageError,
+    VersionConflict,
+)
 from storage.db import _migrations
 
 # Every migration file in storage/migrations (numbers may have gaps while branches merge).
@@ -21,19 +29,19 @@ async def new_game(db: Database, channel: int = 10, **kw):
                                 seed=42, seats=[seat(1, 100)], **kw)
 
 
-async def test_migrations_from_empty_are_applied_and_recorded(tmp_path):
-    path = tmp_path / "db.sqlite3"
-    async with await Database.open(path) as db:
+async def test_migrations_from_empty_are_applied_and_recorded(database_target):
+    async with await Database.open(database_target) as db:
         assert await db.applied_migrations() == ALL_MIGRATIONS
     # Opening again applies nothing twice.
-    async with await Database.open(path) as db:
+    async with await Database.open(database_target) as db:
         assert await db.applied_migrations() == ALL_MIGRATIONS
-        mode = sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0]
-        assert mode == "wal"
+        if db.backend_name == "sqlite":
+            mode = sqlite3.connect(database_target).execute("PRAGMA journal_mode").fetchone()[0]
+            assert mode == "wal"
 
 
-async def test_one_active_game_per_channel(tmp_path):
-    async with await Database.open(tmp_path / "db.sqlite3") as db:
+async def test_one_active_game_per_channel(database_target):
+    async with await Database.open(database_target) as db:
         first = await new_game(db)
         with pytest.raises(ChannelBusy):
             await new_game(db)
@@ -45,8 +53,8 @@ async def test_one_active_game_per_channel(tmp_path):
         assert again.id != first.id
 
 
-async def test_save_is_atomic_and_version_checked(tmp_path):
-    async with await Database.open(tmp_path / "db.sqlite3") as db:
+async def test_save_is_atomic_and_version_checked(database_target):
+    async with await Database.open(database_target) as db:
         rec = await new_game(db)
         v1 = await db.save_game(rec.id, rec.version, state={"n": 1}, status="active",
                                 actions=[ActionRow("p1", "+1", "player", 100)])
@@ -58,7 +66,7 @@ async def test_save_is_atomic_and_version_checked(tmp_path):
         assert [a.action for a in await db.actions(rec.id)] == ["+1"]
         # A failure half-way (a bad seat row violates a constraint) rolls back the state and log too.
         bad_seat = SeatRecord(seat="p9", position=0, user_id=None, ai_level=None, display_name="nobody")
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(ConstraintViolation):
             await db.save_game(rec.id, v1, state={"n": 2}, actions=[ActionRow("p1", "+1")], seats=[bad_seat])
         loaded = await db.load_game(rec.id)
         assert loaded.state == {"n": 1} and loaded.version == v1
@@ -66,8 +74,8 @@ async def test_save_is_atomic_and_version_checked(tmp_path):
         assert len(await db.actions(rec.id)) == 1
 
 
-async def test_everything_reloads_after_reopening_the_file(tmp_path):
-    path = tmp_path / "db.sqlite3"
+async def test_everything_reloads_after_reopening_the_file(database_target):
+    path = database_target
     async with await Database.open(path) as db:
         rec = await new_game(db)
         await db.save_game(rec.id, 0, state={"n": 3}, status="active", seats=[seat(1, 100), seat(2, None, "hard")],
@@ -83,6 +91,13 @@ async def test_everything_reloads_after_reopening_the_file(tmp_path):
             (1, "p1", "player", "+1"), (2, "p2", "ai", "+2")]
         assert await db.timers() == [(rec.id, "turn", 1234.5)]
         assert await db.guild_settings(1) == {"afk_strikes": 2}
+
+
+async def test_a_database_from_a_newer_version_is_refused_on_both_backends(database_target):
+    async with await Database.open(database_target) as db:
+        await db._run("INSERT INTO schema_migrations VALUES (999, 0)")
+    with pytest.raises(StorageError, match="newer"):
+        await Database.open(database_target)
 
 
 async def test_a_database_from_a_newer_version_is_refused_and_not_written(tmp_path):
@@ -145,8 +160,8 @@ async def test_an_older_database_is_migrated_in_place_keeping_its_games(tmp_path
         assert await db.save_progress([queued], recent=(["a", "b", "c"], 2)) == ["b", "c"]
 
 
-async def test_what_a_save_must_announce_is_queued_in_the_same_transaction(tmp_path):
-    db = await Database.open(tmp_path / "db.sqlite3")  # closed at the end
+async def test_what_a_save_must_announce_is_queued_in_the_same_transaction(database_target):
+    db = await Database.open(database_target)  # closed at the end
     rec = await new_game(db)
     event: dict[str, Any] = {"kind": "move", "text": "{p1} moved.", "to": None, "data": {}}
     secret = {"kind": "item", "text": "You drew a Lucky Charm.", "to": "p1", "data": {}}
@@ -170,10 +185,10 @@ async def test_what_a_save_must_announce_is_queued_in_the_same_transaction(tmp_p
     await db.close()
 
 
-async def test_a_failed_save_queues_nothing(tmp_path):
-    db = await Database.open(tmp_path / "db.sqlite3")  # closed at the end
+async def test_a_failed_save_queues_nothing(database_target):
+    db = await Database.open(database_target)  # closed at the end
     rec = await new_game(db)
-    with pytest.raises((StorageError, sqlite3.IntegrityError)):  # the seats' CHECK fails in the transaction
+    with pytest.raises((StorageError, ConstraintViolation)):  # the seats' CHECK fails in the transaction
         await db.save_game(rec.id, rec.version, seats=[seat(1, None, None)],
                            announce=[{"kind": "x", "text": "y", "to": None, "data": {}}])
     assert await db.pending_announcements(rec.id) == []
@@ -181,8 +196,8 @@ async def test_a_failed_save_queues_nothing(tmp_path):
     await db.close()
 
 
-async def test_a_progress_line_is_updated_in_place_and_members_choose_how_they_are_pinged(tmp_path):
-    async with await Database.open(tmp_path / "db.sqlite3") as db:
+async def test_a_progress_line_is_updated_in_place_and_members_choose_how_they_are_pinged(database_target):
+    async with await Database.open(database_target) as db:
         rec = await new_game(db)
 
         async def append(lines: list[str]) -> list[str] | None:
@@ -201,5 +216,5 @@ async def test_a_progress_line_is_updated_in_place_and_members_choose_how_they_a
         assert await db.notify_pref(42) == "channel"
         await db.set_notify_pref(42, "dm")
         assert (await db.notify_pref(42), await db.notify_pref(43)) == ("dm", "channel")
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(ConstraintViolation):
             await db.set_notify_pref(42, "loud")

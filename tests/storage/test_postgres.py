@@ -1,0 +1,147 @@
+"""PostgreSQL as the shared store: two Database objects (two pools, as two bot processes would
+have) on one database, plus the SQL translation the backend relies on."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from storage import ChannelBusy, Database, SeatRecord, StorageError, VersionConflict
+from storage.postgres import numbered_placeholders
+from storage.schema import postgres_ddl
+
+
+def seat(n: int, user: int) -> SeatRecord:
+    return SeatRecord(seat=f"p{n}", position=n - 1, user_id=user, ai_level=None, display_name=f"player{n}")
+
+
+async def new_game(db: Database, channel: int = 10):
+    return await db.create_game(
+        kind="tally",
+        guild_id=1,
+        channel_id=channel,
+        host_user_id=100,
+        options={},
+        seed=42,
+        seats=[seat(1, 100)],
+    )
+
+
+@pytest.fixture
+async def two_processes(pg_url):
+    async with await Database.open(pg_url) as one, await Database.open(pg_url) as two:
+        yield one, two
+
+
+async def test_the_game_lock_serialises_actions_across_processes(two_processes):
+    one, two = two_processes
+    rec = await new_game(one)
+    inside: list[str] = []
+    overlap = False
+
+    async def act(db: Database, name: str) -> None:
+        nonlocal overlap
+        for _ in range(5):
+            async with db.game_lock(rec.id):
+                overlap = overlap or bool(inside)
+                inside.append(name)
+                await asyncio.sleep(0.01)
+                inside.remove(name)
+
+    await asyncio.gather(act(one, "one"), act(two, "two"), act(one, "one-b"))
+    assert not overlap
+
+
+async def test_another_games_lock_does_not_wait(two_processes):
+    one, two = two_processes
+    first, second = await new_game(one, channel=1), await new_game(one, channel=2)
+    async with one.game_lock(first.id):
+        async with asyncio.timeout(5), two.game_lock(second.id):
+            pass
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.3), two.game_lock(first.id):
+                pass
+
+
+async def test_a_due_timer_is_claimed_once_across_processes(two_processes):
+    one, two = two_processes
+    rec = await new_game(one)
+    await one.set_timer(rec.id, "turn", 100.0)
+    assert not await two.claim_timer(rec.id, "turn", 99.0)  # not due yet
+    claims = await asyncio.gather(*(db.claim_timer(rec.id, "turn", 100.5) for db in (one, two, one, two)))
+    assert sorted(claims) == [False, False, False, True]
+    assert await one.timers() == []
+
+
+async def test_concurrent_saves_of_one_version_let_exactly_one_win(two_processes):
+    one, two = two_processes
+    rec = await new_game(one)
+
+    async def save(db: Database, n: int) -> int | str:
+        try:
+            return await db.save_game(rec.id, rec.version, state={"n": n}, status="active")
+        except VersionConflict:
+            return "conflict"
+
+    outcomes = await asyncio.gather(*(save(db, n) for n, db in enumerate((one, two, one, two))))
+    assert sorted(outcomes, key=str) == [1, "conflict", "conflict", "conflict"]
+    assert (await two.load_game(rec.id)).version == 1
+
+
+async def test_one_open_game_per_channel_holds_across_processes(two_processes):
+    one, two = two_processes
+    results = await asyncio.gather(new_game(one), new_game(two), return_exceptions=True)
+    assert sorted(type(r).__name__ for r in results) == ["ChannelBusy", "GameRecord"]
+    with pytest.raises(ChannelBusy):
+        await new_game(two)
+    assert len(await one.games()) == 1
+
+
+async def test_ids_beyond_32_bits_are_stored(pg_url):
+    snowflake = 1_234_567_890_123_456_789
+    async with await Database.open(pg_url) as db:
+        rec = await db.create_game(
+            kind="tally",
+            guild_id=snowflake,
+            channel_id=snowflake + 1,
+            host_user_id=snowflake + 2,
+            options={},
+            seed=2**40,
+            seats=[seat(1, snowflake + 3)],
+        )
+        loaded = await db.load_game(rec.id)
+        assert (loaded.guild_id, loaded.channel_id, loaded.seats[0].user_id) == (
+            snowflake,
+            snowflake + 1,
+            snowflake + 3,
+        )
+
+
+async def test_an_unreachable_server_is_explained():
+    with pytest.raises(StorageError, match="Cannot connect"):
+        await Database.open("postgresql://nobody@127.0.0.1:1/none")
+
+
+async def test_database_url_forms(tmp_path):
+    async with await Database.open(f"sqlite://{tmp_path}/a.sqlite3") as db:  # sqlite:///tmp/...
+        assert db.backend_name == "sqlite" and db.path == tmp_path / "a.sqlite3"
+    with pytest.raises(StorageError, match="must start with"):
+        await Database.open("mysql://x/y")
+
+
+def test_placeholders_are_numbered_outside_quotes():
+    assert numbered_placeholders("SELECT ? FROM t WHERE a = '?' AND b IN (?, ?)") == (
+        "SELECT $1 FROM t WHERE a = '?' AND b IN ($2, $3)"
+    )
+
+
+def test_migrations_translate_to_postgres_types():
+    sql = (
+        "CREATE TABLE x (id INTEGER PRIMARY KEY AUTOINCREMENT, n INTEGER NOT NULL, f REAL, t TEXT);"
+        " -- a real integer comment"
+    )
+    assert postgres_ddl(sql) == (
+        "CREATE TABLE x (id BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY, n BIGINT NOT NULL, "
+        "f DOUBLE PRECISION, t TEXT); -- a real integer comment"
+    )
