@@ -138,9 +138,12 @@ class BotProcess:
             connection.close()
 
     def execute(self, sql: str, *params: Any) -> None:
-        """Write to the database; only while the process is down (it owns the file otherwise)."""
+        """Write to the database: PostgreSQL at any time (a server serialises writers); a SQLite
+        file only while the process is down (it owns the file otherwise)."""
+        if self.database_url:
+            pg_query(self.database_url, sql, *params)
+            return
         assert self.process is None or self.process.returncode is not None, "the bot is running"
-        assert not self.database_url, "execute() is for a SQLite file"
         connection = sqlite3.connect(self.database_path, timeout=5)
         try:
             with connection:
