@@ -115,7 +115,10 @@ class TwoProcessTable(Table):
 async def planned_ok(pick: FakeInteraction) -> None:
     """The pick was answered and saved (✅ in its prompt), not refused or lost."""
     assert (await pick.wait_callback(timeout=15)).json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE
-    edit = await pick.wait_original_edit(timeout=15)
+    await pick.fake.wait_until(lambda: bool(pick.original_edits or pick.followups), timeout=15,
+                               what=f"an answer to pick {pick.id}")
+    assert not pick.followups, [m.get("content") for m in pick.followups]  # a refusal comes as a followup
+    edit = pick.original_edits[0]
     assert (edit.json.get("content") or "").startswith("✅"), edit.json
 
 
@@ -184,11 +187,22 @@ async def test_the_shard_zero_process_carries_on_after_the_other_is_killed(
     table = TwoProcessTable(fake, tmp_path, database_url)
     await table.start()
     try:
-        await table.to_planning()  # the server's process saved it, and armed the planning timer
+        await table.to_planning()  # the server's process saved it, and armed the planning timers
         [(deadline,)] = table.bot.query("SELECT deadline FROM timers WHERE game_id = ? AND purpose = 'turn'",
                                         table.gid)
         await table.server.kill()
         log_before = table.actions()
+
+        # Timers: the half-time reminder, armed by the dead process only (brought forward here),
+        # is found due by the survivor, which pings the players in the other shard's channel.
+        since = len(fake.requests)
+        table.bot.execute("UPDATE timers SET deadline = ? WHERE game_id = ? AND purpose = 'remind'",
+                          time.time(), table.gid)
+        reminder = await fake.wait_request(
+            "POST", f"/channels/{table.channel.id}/messages",
+            lambda r: str((r.json or {}).get("content") or "").startswith("⏰ Reminder"), since=since, timeout=15)
+        assert reminder.status < 300
+        assert f"game {table.gid}: picked up a due remind timer" in table.dms.log_text()
 
         # Clicks: alice plans her whole program by DM, on the surviving process.
         for _ in range(4):
@@ -200,8 +214,7 @@ async def test_the_shard_zero_process_carries_on_after_the_other_is_killed(
         alice, bob = table.seat_of(table.alice), table.seat_of(table.bob)
         assert table.planned() == {alice: 4, bob: 0}
 
-        # Timers: bob's time runs out (brought forward here; it was armed by the dead process
-        # for the phase it opened). The survivor finds it due and the AI plans for bob.
+        # bob's time runs out (brought forward here): the survivor fires it, the AI plans for bob.
         assert deadline > time.time() + 30
         version = table.record()["version"]
         since = len(fake.requests)
@@ -211,7 +224,6 @@ async def test_the_shard_zero_process_carries_on_after_the_other_is_killed(
                               what="the survivor to fire the turn timer")
         await fake.wait_request("PATCH", f"/channels/{table.channel.id}/messages/{table.record()['board']}",
                                 since=since, timeout=15)
-        assert f"game {table.gid}: picked up a due turn timer" in table.dms.log_text()
         log_after = table.actions()
         assert log_after[: len(log_before)] == log_before
         new = log_after[len(log_before):]
