@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+
 from tests.wire.botproc import BotProcess, custom_ids
 from tests.wire.fake_discord import FakeDiscord, _Snowflakes, shard_of
+from tests.wire.minibot import running
 
 
 def test_guild_ids_can_be_chosen_per_shard() -> None:
@@ -37,3 +40,29 @@ async def test_one_process_holding_both_shards_serves_a_guild_on_each(fake: Fake
     finally:
         await bot.stop()
     assert fake.unhandled == [] and bot.error_lines() == []
+
+
+class InteractionRecorder(discord.AutoShardedClient):
+    """A bare client on chosen shards that only records the interactions it receives."""
+
+    def __init__(self, shard_id: int) -> None:
+        super().__init__(intents=discord.Intents.default(), shard_ids=[shard_id], shard_count=2)
+        self.received: list[int] = []
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.received.append(interaction.id)
+
+
+async def test_two_processes_split_the_guilds_and_shard_zero_gets_the_dms(fake: FakeDiscord) -> None:
+    guild = fake.create_guild("Tavern", shard=(1, 2))
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(fake.create_user("alice"))
+    shard0, shard1 = InteractionRecorder(0), InteractionRecorder(1)
+    async with running(shard0, fake), running(shard1, fake):
+        assert fake.identified_shards() == {(0, 2), (1, 2)}
+        assert shard1.get_guild(guild.id) is not None and shard0.get_guild(guild.id) is None
+        in_guild = await fake.slash(alice, channel, "play", {"action": "x"})
+        in_dm = await fake.slash(alice, fake.dm_channel_for(alice), "play", {"action": "x"})
+        assert in_guild.shards == [(1, 2)] and in_dm.shards == [(0, 2)]
+        await fake.wait_until(lambda: bool(shard0.received and shard1.received), what="both interactions")
+        assert shard1.received == [in_guild.id] and shard0.received == [in_dm.id]
