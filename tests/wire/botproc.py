@@ -28,6 +28,7 @@ from tests.wire.fake_discord import FakeDiscord, FakeInteraction
 
 ROOT = Path(__file__).resolve().parents[2]
 # bot.py's setup_hook logs this once per start, after re-arming the stored turn timers.
+PROCESS_SETTINGS = ("DATABASE_URL", "DATABASE_PATH", "SHARD_COUNT", "SHARD_IDS", "TIMER_POLL_SECONDS")
 READY_LINE = re.compile(r"ready to serve: (\d+) games known, (\d+) timers re-armed")
 
 
@@ -45,8 +46,10 @@ class BotProcess:
         self.log_path = workdir / f"{name}.log"
         # The gateway sessions this process opens: (shard_id, shard_count); (0, 1) unsharded.
         self.shards = [(i, shards[1]) for i in shards[0]] if shards else [(0, 1)]
+        # Nothing from the test runner's environment chooses the database or the shards.
+        inherited = {k: v for k, v in os.environ.items() if k not in PROCESS_SETTINGS}
         self.env = {
-            **os.environ,
+            **inherited,
             "PYTHONPATH": str(ROOT),
             "DT_FAKE_DISCORD_URL": fake.base_url,
             "DISCORD_TOKEN": "fake-token",
