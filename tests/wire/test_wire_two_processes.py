@@ -78,6 +78,10 @@ class TwoProcessTable(Table):
             await self.play(self.member(seat), action)
         raise AssertionError("setup never reached the planning phase")
 
+    def board_shows_saved_state(self) -> bool:
+        rec, game = self.game()
+        return bool(self.board()["embeds"][0]["description"] == self.expected_board_text(rec, game))
+
     def seat_of(self, member: FakeUser) -> str:
         return next(seat for seat, user_id in self.record()["users"].items() if user_id == member.id)
 
@@ -176,6 +180,8 @@ async def test_actions_from_both_processes_on_one_game_serialise(
         assert versions_are_contiguous(table) and table.replays_to_stored_state()
         _, game = table.game()
         assert state_of(game)["phase"] != "plan" or state_of(game)["marker"] > 1, "the time step resolved"
+        # Both processes announced; the board ends showing the saved state.
+        await fake.wait_until(table.board_shows_saved_state, timeout=15, what="the board to show the saved state")
     finally:
         await table.stop()
     assert fake.unhandled == [] and table.errors() == []
@@ -229,6 +235,7 @@ async def test_the_shard_zero_process_carries_on_after_the_other_is_killed(
         new = log_after[len(log_before):]
         assert [(seat, source) for _, _, seat, source, action in new if action.startswith("plan:")] == \
             [(alice, "player")] * 4 + [(bob, "timeout")] * 4
+        await fake.wait_until(table.board_shows_saved_state, timeout=15, what="the board to show the saved state")
         assert "ran out of time" in str(table.board()["embeds"][0])
         assert versions_are_contiguous(table) and table.replays_to_stored_state()
 
