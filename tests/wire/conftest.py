@@ -4,6 +4,7 @@ for the two-process tests, a throw-away PostgreSQL server and one fresh database
 from __future__ import annotations
 
 import asyncio
+import glob
 import importlib.util
 import os
 import secrets
@@ -21,8 +22,10 @@ from tests.wire.patch_client import point_discord_at, restore_real_discord
 
 # Short heartbeats so the heartbeat test does not wait 41 s; harmless for the others.
 HEARTBEAT_MS = 250
-# PostgreSQL's binaries (initdb, pg_ctl); PG_BIN overrides.
-PG_BIN = Path(os.environ.get("PG_BIN", "/usr/local/bin"))
+# PostgreSQL's binaries (initdb, pg_ctl): PG_BIN, else this image's /usr/local/bin, else Debian's.
+PG_BIN = next((Path(folder) for folder in [os.environ.get("PG_BIN", ""), "/usr/local/bin",
+                                            *sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)]
+               if folder and (Path(folder) / "initdb").exists()), Path("/usr/local/bin"))
 PG_USER = "postgres"  # PostgreSQL refuses to run as root: as root, the server runs as this user
 
 
