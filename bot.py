@@ -11,6 +11,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord
@@ -33,10 +34,28 @@ log = logging.getLogger("dragon_tavern.bot")
 EXTENSIONS = ("cogs.router", "cogs.games", "cogs.rules", "cogs.ratings", "cogs.replay", "cogs.config")
 DEFAULT_DATABASE = "dragon_tavern.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+MAX_SHARDS = 1024
+# How often a process sharing its database looks for due timers it did not arm (another
+# process armed them and died); TIMER_POLL_SECONDS overrides it.
+TIMER_POLL_SECONDS = 5.0
 
 
 class ConfigError(Exception):
     """A setting is missing or wrong; the message says what to set and where."""
+
+
+@dataclass(frozen=True)
+class ShardPlan:
+    """Which of Discord's shards this process runs: ``ids`` out of ``count`` (all of them when
+    ``ids`` is None). Discord sends a guild's events to shard ``(guild_id >> 22) % count`` and
+    every DM to shard 0."""
+
+    count: int | None  # None: as many as Discord recommends (all in this process)
+    ids: tuple[int, ...] | None = None
+
+    @property
+    def holds_shard_zero(self) -> bool:
+        return self.ids is None or 0 in self.ids
 
 
 @dataclass(frozen=True)
@@ -47,6 +66,8 @@ class BotSettings:
     log_level: str
     farkle_cards_dir: Path | None = None
     database_url: str | None = None  # DATABASE_URL as given (sqlite:// or postgresql://), if set
+    shards: ShardPlan | None = None  # None: one process, one gateway connection (no sharding)
+    timer_poll_seconds: float | None = None  # None: the default for the database (see TimerScheduler)
 
     @property
     def database(self) -> str | Path:
@@ -54,6 +75,36 @@ class BotSettings:
         if self.database_url and not self.database_url.startswith("sqlite://"):
             return self.database_url
         return self.database_path
+
+
+
+def load_shards(env: dict[str, str]) -> ShardPlan | None:
+    """SHARD_COUNT (a number, or ``auto``) and SHARD_IDS (a comma list) as a ShardPlan."""
+    count_text = env.get("SHARD_COUNT", "").strip().lower()
+    ids_text = env.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT: set SHARD_COUNT to the total number of shards "
+                              "across all processes (e.g. SHARD_COUNT=4 with SHARD_IDS=0,1 here and 2,3 elsewhere).")
+        return None
+    if count_text == "auto":
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs a fixed SHARD_COUNT (a number), not `auto`: every process must "
+                              "agree on the total.")
+        return ShardPlan(count=None)
+    if not count_text.isdigit() or not 1 <= int(count_text) <= MAX_SHARDS:
+        raise ConfigError(f"SHARD_COUNT must be a number from 1 to {MAX_SHARDS} (or `auto`), not `{count_text[:40]}`.")
+    count = int(count_text)
+    if not ids_text:
+        return ShardPlan(count=count)
+    parts = [part.strip() for part in ids_text.split(",")]
+    if not all(part.isdigit() for part in parts):
+        raise ConfigError(f"SHARD_IDS must be shard numbers separated by commas (e.g. `0,1`), not `{ids_text[:80]}`.")
+    ids = tuple(int(part) for part in parts)
+    if len(set(ids)) != len(ids) or any(i >= count for i in ids):
+        raise ConfigError(f"SHARD_IDS must name different shards from 0 to {count - 1} (SHARD_COUNT={count}), "
+                          f"not `{ids_text[:80]}`.")
+    return ShardPlan(count=count, ids=tuple(sorted(ids)))
 
 
 def load_settings(env: dict[str, str] | None = None) -> BotSettings:
@@ -85,9 +136,16 @@ def load_settings(env: dict[str, str] | None = None) -> BotSettings:
     if cards and not Path(cards).is_dir():
         raise ConfigError(f"{CARDS_DIR_ENV} must name an existing folder of Dragon Farkle card files; "
                           f"`{cards[:200]}` is not one. Leave it empty to offer only the bundled house cards.")
+    poll = env.get("TIMER_POLL_SECONDS", "").strip()
+    try:
+        poll_seconds = float(poll) if poll else None
+    except ValueError:
+        poll_seconds = -1.0
+    if poll_seconds is not None and not 0 <= poll_seconds <= 3600:
+        raise ConfigError(f"TIMER_POLL_SECONDS must be a number of seconds from 0 (never) to 3600, not `{poll[:40]}`.")
     return BotSettings(token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
                        log_level=level, farkle_cards_dir=Path(cards).resolve() if cards else None,
-                       database_url=url)
+                       database_url=url, shards=load_shards(env), timer_poll_seconds=poll_seconds)
 
 
 def _clock() -> float:
@@ -95,12 +153,24 @@ def _clock() -> float:
     return discord.utils.utcnow().timestamp()
 
 
+def database_target(value: str | Path) -> str | Path:
+    """A database URL (``postgresql://...``, ``sqlite:///...``) as given, anything else as a
+    path (``Path`` would fold the URL's ``//``)."""
+    return value if isinstance(value, str) and "://" in value else Path(value)
+
+
+def is_shared_database(target: str | Path) -> bool:
+    """Several processes can share it (PostgreSQL), so each must look for timers it did not arm."""
+    return isinstance(target, str) and target.startswith(("postgres://", "postgresql://"))
+
+
 class DragonTavern(commands.Bot):
     """Wiring only: storage, the session service, timers and the cogs. Game flow lives in
     cogs.flow (Discord-side) and sessions (Discord-free); cogs never import this module."""
 
     def __init__(
-        self, database_path: Path, dev_guild_id: int | None = None, farkle_cards_dir: Path | None = None
+        self, database_path: str | Path, dev_guild_id: int | None = None, farkle_cards_dir: Path | None = None,
+        *, shards: ShardPlan | None = None, timer_poll_seconds: float | None = None,
     ) -> None:
         # A board-game bot joins no voice channel: discord.py's warnings about voice libraries
         # at start-up would only confuse an operator.
@@ -108,9 +178,16 @@ class DragonTavern(commands.Bot):
         intents = discord.Intents.default()  # slash-only: no privileged intents
         # Ping nobody unless a message allows exactly whom (the Brawl defender's ping does): a
         # player named "<@id> @everyone" must never make the bot ping anyone.
+        shard_options: dict[str, Any] = {}
+        if shards is not None:
+            shard_options = {"shard_count": shards.count, "shard_ids": list(shards.ids) if shards.ids else None}
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none())
-        self.database_path = Path(database_path)
+                         allowed_mentions=discord.AllowedMentions.none(), **shard_options)
+        self.database_path = database_target(database_path)
+        self.shards_held = shards
+        if timer_poll_seconds is None:
+            timer_poll_seconds = TIMER_POLL_SECONDS if is_shared_database(self.database_path) else 0.0
+        self.timer_poll_seconds = timer_poll_seconds
         self.dev_guild_id = dev_guild_id
         self.farkle_cards_dir = farkle_cards_dir
         self.presenter = Presenter(self)
@@ -137,7 +214,7 @@ class DragonTavern(commands.Bot):
         # cogs.flow afresh): the other cogs and the timers call into it.
         flow = GameFlow(self)
         await self.add_cog(flow)
-        self._timers = TimerScheduler(self._service, flow.after_timer, _clock)
+        self._timers = TimerScheduler(self._service, flow.after_timer, _clock, poll_seconds=self.timer_poll_seconds)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.error(errors.report)
@@ -146,7 +223,11 @@ class DragonTavern(commands.Bot):
         log.info("ready to serve: %d games known, %d timers re-armed", len(registry.all_games()), armed)
 
     async def _sync_commands(self) -> None:
-        """Sync only when the command tree changed since the last sync (Discord rate-limits it)."""
+        """Sync only when the command tree changed since the last sync (Discord rate-limits it),
+        and only from the process that holds shard 0 (commands belong to the application, not
+        to a shard: one process syncing is enough)."""
+        if self.shards_held is not None and not self.shards_held.holds_shard_zero:
+            return
         guild = discord.Object(self.dev_guild_id) if self.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
@@ -185,13 +266,22 @@ class DragonTavern(commands.Bot):
             self._db = None
 
 
+class ShardedDragonTavern(DragonTavern, commands.AutoShardedBot):
+    """The same bot on several shards, or on chosen shards of several (discord.py's
+    AutoShardedBot: one gateway connection per shard, one cache, one setup_hook)."""
+
+
 def create_bot(*, database_path: str | Path = DEFAULT_DATABASE, dev_guild_id: int | None = None,
-               farkle_cards_dir: str | Path | None = None) -> DragonTavern:
-    """A new, unstarted bot (tests build a fresh one for every start)."""
-    return DragonTavern(Path(database_path), dev_guild_id, Path(farkle_cards_dir) if farkle_cards_dir else None)
+               farkle_cards_dir: str | Path | None = None, shards: ShardPlan | None = None,
+               timer_poll_seconds: float | None = None) -> DragonTavern:
+    """A new, unstarted bot (tests build a fresh one for every start). ``shards`` None: one
+    gateway connection (enough below Discord's 2,500 servers per shard)."""
+    bot_class = DragonTavern if shards is None else ShardedDragonTavern
+    return bot_class(database_path, dev_guild_id, Path(farkle_cards_dir) if farkle_cards_dir else None,
+                     shards=shards, timer_poll_seconds=timer_poll_seconds)
 
 
-async def _check_database(path: Path) -> None:
+async def _check_database(path: str | Path) -> None:
     async with await Database.open(path):
         pass
 
@@ -209,12 +299,16 @@ def main() -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         # Check the database before connecting: a corrupt or too-new file is refused at once.
-        asyncio.run(_check_database(settings.database_path))
+        asyncio.run(_check_database(settings.database))
     except StorageError as exc:
         print(f"dragon-tavern: {exc}", file=sys.stderr)
         return 2
-    bot = create_bot(database_path=settings.database_path, dev_guild_id=settings.dev_guild_id,
-                     farkle_cards_dir=settings.farkle_cards_dir)
+    bot = create_bot(database_path=settings.database, dev_guild_id=settings.dev_guild_id,
+                     farkle_cards_dir=settings.farkle_cards_dir, shards=settings.shards,
+                     timer_poll_seconds=settings.timer_poll_seconds)
+    if settings.shards is not None:
+        held = "all" if settings.shards.ids is None else ",".join(map(str, settings.shards.ids))
+        log.info("shards: %s of %s", held, settings.shards.count or "as many as Discord recommends")
     try:
         bot.run(settings.token, log_handler=None)
     except KeyboardInterrupt:

@@ -134,8 +134,7 @@ class Pings:
 
     async def _post(self, rec: GameRecord, template: str, events: list[Event], keep: set[int]) -> int:
         content, pinged = fill_mentions(template, rec, text.shown_names(event_names(rec, events)))
-        channel = self.bot.get_channel(rec.channel_id) or await self.bot.fetch_channel(rec.channel_id)
-        assert isinstance(channel, discord.abc.Messageable)
+        channel = self.bot.get_partial_messageable(rec.channel_id)  # by id: the server may be on another shard
         sent = await channel.send(text.fit(content), suppress_embeds=True, allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(user_id) for user_id in dict.fromkeys(pinged)]))
         await self.bot.service.add_ping(rec.id, rec.channel_id, sent.id)
@@ -196,8 +195,7 @@ class Pings:
         content = f"🏁 **{title}** #{rec.id} is over: {how}. [See the result]({board_link(rec)})"
         if rec.state is not None:  # it had started: spectators can watch it again
             content += f" · replay: `/game replay {rec.id}`"
-        channel = self.bot.get_channel(rec.channel_id) or await self.bot.fetch_channel(rec.channel_id)
-        assert isinstance(channel, discord.abc.Messageable)
+        channel = self.bot.get_partial_messageable(rec.channel_id)  # by id: the server may be on another shard
         sent = await channel.send(text.fit(fill_names(content, names)), suppress_embeds=True, allowed_mentions=NOBODY)
         await self._delete_earlier(rec, keep=set())
         return sent.id

@@ -210,11 +210,10 @@ class Presenter:
             assert game is not None
             await self._put_board(rec, await self.board_message(rec, game))
         if old is not None:
-            channel = self.bot.get_channel(rec.channel_id)
-            if isinstance(channel, discord.abc.Messageable):
-                with contextlib.suppress(discord.HTTPException):
-                    await channel.get_partial_message(old).edit(  # type: ignore[attr-defined]
-                        content="⬇️ This board moved further down.", embed=None, view=None, attachments=[])
+            channel = self.bot.get_partial_messageable(rec.channel_id)
+            with contextlib.suppress(discord.HTTPException):
+                await channel.get_partial_message(old).edit(
+                    content="⬇️ This board moved further down.", embed=None, view=None, attachments=[])
 
     async def _closed_lobby(self, rec: GameRecord) -> dict[str, Any]:
         info = registry.get(rec.kind)
@@ -226,11 +225,12 @@ class Presenter:
         return {"content": None, "embed": embed, "view": None, "attachments": []}
 
     async def _put_board(self, rec: GameRecord, message: dict[str, Any]) -> None:
-        channel = self.bot.get_channel(rec.channel_id) or await self.bot.fetch_channel(rec.channel_id)
-        assert isinstance(channel, discord.abc.Messageable)
+        # By id, not from the cache: the game's server may be on another process's shard (a DM
+        # click reaches shard 0's process), and posting needs no cached channel.
+        channel = self.bot.get_partial_messageable(rec.channel_id)
         kwargs = text.fit_message(message)
         if rec.board_message_id is not None:
-            partial = channel.get_partial_message(rec.board_message_id)  # type: ignore[attr-defined]
+            partial = channel.get_partial_message(rec.board_message_id)
             try:
                 await partial.edit(**kwargs)
                 return

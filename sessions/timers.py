@@ -3,6 +3,13 @@ one asyncio task per pending deadline.
 
 Deadlines live in the database, so a restart loses none: ``start()`` re-arms every stored
 timer, and ``refresh(game_id)`` follows the database after each change.
+
+Several processes sharing one database (PostgreSQL, one per group of shards) each arm what
+they know, and with ``poll_seconds`` also look every few seconds for due timers they did not
+arm: another process armed them and died, or changed a game this one does not follow. Two
+processes may then fire the same timer; it acts once, because ``GameService.on_timer`` checks
+and clears the stored deadline under the game's lock (a database lock across processes), so
+the second finds nothing due and does nothing.
 """
 
 from __future__ import annotations
@@ -20,19 +27,51 @@ OutcomeHandler = Callable[[Outcome], Awaitable[None]]
 
 
 class TimerScheduler:
-    def __init__(self, service: GameService, on_outcome: OutcomeHandler, clock: Callable[[], float]) -> None:
+    def __init__(self, service: GameService, on_outcome: OutcomeHandler, clock: Callable[[], float],
+                 *, poll_seconds: float = 0.0) -> None:
         self._service = service
         self._on_outcome = on_outcome
         self._clock = clock
+        self._poll_seconds = poll_seconds  # 0: never (one process owns the database)
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
+        self._deadlines: dict[tuple[int, str], float] = {}
+        self._poller: asyncio.Task[None] | None = None
 
     async def start(self) -> int:
-        """Arm every timer in the database; returns how many."""
+        """Arm every timer in the database (and start polling, if asked); returns how many."""
         await self._service.arm_lobby_timers()
         timers = await self._service.db.timers()
         for game_id, purpose, deadline in timers:
             self._arm(game_id, purpose, deadline)
+        if self._poll_seconds > 0 and self._poller is None:
+            self._poller = asyncio.create_task(self._poll(), name="timer-poll")
         return len(timers)
+
+    async def pick_up_due(self) -> int:
+        """Arm the due timers this process has not armed (their process died, or changed a
+        game this one does not follow); returns how many."""
+        now = self._clock()
+        picked = 0
+        for game_id, purpose, deadline in await self._service.db.timers():
+            if deadline > now:
+                break  # ordered by deadline
+            if self._deadlines.get((game_id, purpose)) != deadline:
+                log.info("game %s: picked up a due %s timer armed elsewhere", game_id, purpose)
+                self._arm(game_id, purpose, deadline)
+                picked += 1
+        return picked
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(self._poll_seconds)
+            try:
+                await self.pick_up_due()
+            except asyncio.CancelledError:
+                raise
+            except DatabaseGone:
+                return
+            except Exception:
+                log.exception("looking for due timers failed; trying again in %s s", self._poll_seconds)
 
     async def refresh(self, game_id: int) -> None:
         """Follow the database for one game: arm its stored timers, drop the ones it no longer has."""
@@ -45,9 +84,13 @@ class TimerScheduler:
                 self._arm(game_id, purpose, deadline)
 
     def stop(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+            self._poller = None
         for task in self._tasks.values():
             task.cancel()
         self._tasks.clear()
+        self._deadlines.clear()
 
     @property
     def pending(self) -> int:
@@ -55,11 +98,13 @@ class TimerScheduler:
 
     def _cancel(self, game_id: int, purpose: str) -> None:
         task = self._tasks.pop((game_id, purpose), None)
+        self._deadlines.pop((game_id, purpose), None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
     def _arm(self, game_id: int, purpose: str, deadline: float) -> None:
         self._cancel(game_id, purpose)
+        self._deadlines[(game_id, purpose)] = deadline
         self._tasks[(game_id, purpose)] = asyncio.create_task(
             self._wait(game_id, purpose, deadline), name=f"timer-{game_id}-{purpose}"
         )
@@ -69,6 +114,7 @@ class TimerScheduler:
             await asyncio.sleep(max(0.0, deadline - self._clock()))
             if self._tasks.get((game_id, purpose)) is asyncio.current_task():
                 del self._tasks[(game_id, purpose)]
+                self._deadlines.pop((game_id, purpose), None)
             log.info("game %s: %s timer fired", game_id, purpose)
             outcome = await self._service.on_timer(game_id, purpose)
             if outcome is not None:

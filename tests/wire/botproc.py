@@ -2,19 +2,25 @@
 tests that kill the real bot with SIGKILL and start it again).
 
 The process is ``python -m tests.wire.launch_bot``: it points discord.py at the fake named by
-``DT_FAKE_DISCORD_URL`` (tests/wire/patch_client) and then runs ``bot.main()``. It
-and keeps its SQLite file in the test's tmp_path, so a restarted process sees exactly what the
-killed one committed. Everything it logs (INFO) goes to one file, appended across restarts.
+``DT_FAKE_DISCORD_URL`` (tests/wire/patch_client) and then runs ``bot.main()``. It keeps its
+SQLite file in the test's tmp_path (or uses ``database_url``, a PostgreSQL database several
+processes share), so a restarted process sees exactly what the killed one committed. Everything
+it logs (INFO) goes to one file per process name, appended across restarts.
+
+Shards: ``shards=(ids, count)`` runs the process on those shards (SHARD_IDS / SHARD_COUNT); the
+fake delivers each guild's events to its shard and DMs to shard 0, as Discord does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import re
 import signal
 import sqlite3
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +28,7 @@ from tests.wire.fake_discord import FakeDiscord, FakeInteraction
 
 ROOT = Path(__file__).resolve().parents[2]
 # bot.py's setup_hook logs this once per start, after re-arming the stored turn timers.
+PROCESS_SETTINGS = ("DATABASE_URL", "DATABASE_PATH", "SHARD_COUNT", "SHARD_IDS", "TIMER_POLL_SECONDS")
 READY_LINE = re.compile(r"ready to serve: (\d+) games known, (\d+) timers re-armed")
 
 
@@ -29,12 +36,20 @@ class BotProcess:
     """One bot process (``bot.main()`` via tests/wire/launch_bot) that can be started, SIGKILLed
     and started again."""
 
-    def __init__(self, fake: FakeDiscord, guild_id: int, workdir: Path) -> None:
+    def __init__(self, fake: FakeDiscord, guild_id: int, workdir: Path, *, name: str = "bot",
+                 shards: tuple[Sequence[int], int] | None = None, database_url: str | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.fake = fake
+        self.name = name
         self.database_path = workdir / "bot.sqlite3"
-        self.log_path = workdir / "bot.log"
+        self.database_url = database_url
+        self.log_path = workdir / f"{name}.log"
+        # The gateway sessions this process opens: (shard_id, shard_count); (0, 1) unsharded.
+        self.shards = [(i, shards[1]) for i in shards[0]] if shards else [(0, 1)]
+        # Nothing from the test runner's environment chooses the database or the shards.
+        inherited = {k: v for k, v in os.environ.items() if k not in PROCESS_SETTINGS}
         self.env = {
-            **os.environ,
+            **inherited,
             "PYTHONPATH": str(ROOT),
             "DT_FAKE_DISCORD_URL": fake.base_url,
             "DISCORD_TOKEN": "fake-token",
@@ -42,6 +57,12 @@ class BotProcess:
             "DATABASE_PATH": str(self.database_path),
             "LOG_LEVEL": "INFO",
         }
+        if shards:
+            self.env.update(SHARD_IDS=",".join(map(str, shards[0])), SHARD_COUNT=str(shards[1]))
+        if database_url:
+            self.env["DATABASE_URL"] = database_url
+            self.env.pop("DATABASE_PATH")
+        self.env.update(env or {})
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
         self.kills = 0
@@ -49,17 +70,16 @@ class BotProcess:
     async def start(self, timeout: float = 20.0) -> None:
         """Spawn the process and wait until it has IDENTIFIED (READY and GUILD_CREATE follow on
         the same socket, so interactions injected afterwards reach a ready client)."""
-        identified = len(self.fake.identify_payloads)
+        assert not self.connected_shards(), f"{self.name}'s shards are already connected"
         with self.log_path.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "tests.wire.launch_bot", cwd=ROOT, env=self.env, stdout=log, stderr=log
             )
         process = self.process
         await self.fake.wait_until(
-            lambda: (len(self.fake.identify_payloads) > identified and any(s.identified for s in self.fake.sessions))
-            or process.returncode is not None,
+            lambda: self.connected_shards() == set(self.shards) or process.returncode is not None,
             timeout=timeout,
-            what="the bot process to IDENTIFY",
+            what=f"the bot process {self.name} to IDENTIFY on shards {self.shards}",
         )
         assert process.returncode is None, self.log_tail()
         self.starts += 1
@@ -70,7 +90,17 @@ class BotProcess:
         self.process.send_signal(signal.SIGKILL)
         await self.process.wait()
         self.kills += 1
-        await self.fake.wait_until(lambda: not self.fake.sessions, timeout=5, what="the dead socket to close")
+        await self.fake.wait_until(lambda: not self.open_sessions(), timeout=5, what="the dead socket to close")
+
+    def connected_shards(self) -> set[tuple[int, int]]:
+        return self.fake.identified_shards() & set(self.shards)
+
+    def open_sessions(self) -> list[Any]:
+        """The fake's gateway sessions on this process's shards (identified or not: a socket
+        that has not identified yet is one that no other process opened)."""
+        if self.shards == [(0, 1)]:
+            return list(self.fake.sessions)
+        return [s for s in self.fake.sessions if s.shard in self.shards]
 
     async def stop(self) -> None:
         """End the process if it still runs (SIGTERM, then SIGKILL after 10 s)."""
@@ -101,6 +131,9 @@ class BotProcess:
 
     # -- the database the process writes (read-only from the test) ------------------------------
     def query(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        """Rows of ``sql`` (``?`` placeholders) from the process's database (SQLite or PostgreSQL)."""
+        if self.database_url:
+            return pg_query(self.database_url, sql, *params)
         connection = sqlite3.connect(f"file:{self.database_path}?mode=ro", uri=True, timeout=5)
         try:
             return connection.execute(sql, params).fetchall()
@@ -108,7 +141,11 @@ class BotProcess:
             connection.close()
 
     def execute(self, sql: str, *params: Any) -> None:
-        """Write to the database; only while the process is down (it owns the file otherwise)."""
+        """Write to the database: PostgreSQL at any time (a server serialises writers); a SQLite
+        file only while the process is down (it owns the file otherwise)."""
+        if self.database_url:
+            pg_query(self.database_url, sql, *params)
+            return
         assert self.process is None or self.process.returncode is not None, "the bot is running"
         connection = sqlite3.connect(self.database_path, timeout=5)
         try:
@@ -116,6 +153,27 @@ class BotProcess:
                 connection.execute(sql, params)
         finally:
             connection.close()
+
+
+_pg_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="wire-pg-query")
+
+
+def pg_query(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+    """A blocking read from PostgreSQL for test predicates (which are plain functions): asyncpg
+    on a thread with its own event loop, ``?`` placeholders turned into ``$1..$n``."""
+    import asyncpg  # only the PostgreSQL wire tests need it
+
+    parts = sql.split("?")
+    numbered = parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))
+
+    async def fetch() -> list[tuple[Any, ...]]:
+        connection = await asyncpg.connect(url)
+        try:
+            return [tuple(row) for row in await connection.fetch(numbered, *params)]
+        finally:
+            await connection.close()
+
+    return _pg_thread.submit(asyncio.run, fetch()).result(timeout=30)
 
 
 async def wait_done(fake: FakeDiscord, interaction: FakeInteraction, *, followups: int = 0,

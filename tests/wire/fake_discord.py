@@ -107,6 +107,19 @@ class _Snowflakes:
         self._last = value
         return value
 
+    def next_in_shard(self, shard_id: int, shard_count: int) -> int:
+        """The next snowflake whose guild events Discord sends to shard ``shard_id``."""
+        value = self.next()
+        while shard_of(value, shard_count) != shard_id:
+            value = ((value >> 22) + 1) << 22
+        self._last = value
+        return value
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events (Discord's formula)."""
+    return (guild_id >> 22) % shard_count
+
 
 # --------------------------------------------------------------------------- model
 
@@ -334,6 +347,7 @@ class FakeInteraction:
     followups: list[dict[str, Any]] = field(default_factory=list)  # message payloads
     original_message_id: int | None = None
     original_edits: list[RecordedRequest] = field(default_factory=list)
+    shards: list[tuple[int, int]] = field(default_factory=list)  # the gateway shards it was sent to
 
     @property
     def callback(self) -> RecordedRequest | None:
@@ -373,6 +387,7 @@ class _GatewaySession:
         self.seq = 0
         self.session_id = secrets.token_hex(16)
         self.identified = False
+        self.shard: tuple[int, int] = (0, 1)  # [shard_id, shard_count] from IDENTIFY
         self.heartbeats = 0
         self.send_lock = asyncio.Lock()
 
@@ -384,6 +399,11 @@ class _GatewaySession:
                 message["s"] = self.seq
             # Plain text frames: discord.py only inflates binary frames, so no compression.
             await self.ws.send_str(json.dumps(message))
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets a guild's events (``None``: a DM, shard 0's)."""
+        shard_id, shard_count = self.shard
+        return shard_id == (0 if guild_id is None else shard_of(guild_id, shard_count))
 
 
 @dataclass
@@ -419,6 +439,7 @@ class FakeDiscord:
         bot_name: str = "DragonTavern",
         ack_heartbeats: bool = True,
         callback_deadline: float | None = 3.0,
+        recommended_shards: int = 1,
     ) -> None:
         if host not in LOOPBACK_HOSTS:
             raise ValueError(f"FakeDiscord binds loopback only, not {host!r}")
@@ -428,6 +449,7 @@ class FakeDiscord:
         self.ack_heartbeats = ack_heartbeats
         # Discord answers 10062 "Unknown interaction" to a callback later than 3 s.
         self.callback_deadline = callback_deadline
+        self.recommended_shards = recommended_shards  # GET /gateway/bot's "shards"
         self.snowflakes = _Snowflakes()
         self.application_id = self.snowflakes.next()
         self.bot_user = FakeUser(id=self.application_id, name=bot_name, bot=True)
@@ -449,6 +471,7 @@ class FakeDiscord:
         self.heartbeat_acks_sent = 0
         self.resumes = 0
         self.sessions: list[_GatewaySession] = []
+        self._shards_by_session_id: dict[str, tuple[int, int]] = {}  # a RESUME names no shard
         self._errors: list[_InjectedError] = []
         self._stalls: list[_Stall] = []
         self._changed: asyncio.Condition | None = None
@@ -508,9 +531,11 @@ class FakeDiscord:
         self.users[user.id] = user
         return user
 
-    def create_guild(self, name: str = "Dragon Tavern Test") -> FakeGuild:
-        """A guild the bot is in (announced in READY / GUILD_CREATE when the bot connects)."""
-        guild = FakeGuild(id=self.snowflakes.next(), name=name, owner=self.owner, fake=self)
+    def create_guild(self, name: str = "Dragon Tavern Test", *, shard: tuple[int, int] | None = None) -> FakeGuild:
+        """A guild the bot is in (announced in READY / GUILD_CREATE when the bot connects);
+        ``shard=(shard_id, shard_count)`` picks an id whose events go to that shard."""
+        guild_id = self.snowflakes.next() if shard is None else self.snowflakes.next_in_shard(*shard)
+        guild = FakeGuild(id=guild_id, name=name, owner=self.owner, fake=self)
         guild.add_member(self.owner)
         guild.add_member(self.bot_user)
         self.guilds[guild.id] = guild
@@ -575,6 +600,10 @@ class FakeDiscord:
             raise AssertionError(
                 f"fake Discord: timed out after {timeout}s waiting for {what}; last requests:\n{recent}"
             ) from None
+
+    def identified_shards(self) -> set[tuple[int, int]]:
+        """(shard_id, shard_count) of every identified, open gateway session."""
+        return {s.shard for s in self.sessions if s.identified and not s.ws.closed}
 
     async def wait_until_identified(self, timeout: float = 10.0) -> None:
         """Until a client has IDENTIFIED and received READY and every GUILD_CREATE."""
@@ -651,17 +680,25 @@ class FakeDiscord:
 
     # ------------------------------------------------------------------ gateway
 
-    async def dispatch(self, event: str, data: Mapping[str, Any]) -> None:
-        """Send a DISPATCH (op 0) event to every identified gateway session."""
-        sessions = [s for s in self.sessions if s.identified and not s.ws.closed]
+    async def dispatch(self, event: str, data: Mapping[str, Any]) -> list[tuple[int, int]]:
+        """Send a DISPATCH (op 0) event to the identified gateway sessions of the shard that
+        gets it, as Discord does: a guild's events to shard ``(guild_id >> 22) % shard_count``,
+        DMs (no guild) to shard 0. Without sharding (one session, [0, 1]) that is everything."""
+        guild = data.get("id") if event.startswith("GUILD_") and "guild_id" not in data else data.get("guild_id")
+        guild_id = int(guild) if guild is not None else None
+        sessions = [s for s in self.sessions if s.identified and not s.ws.closed and s.receives(guild_id)]
         if not sessions:
-            raise RuntimeError(f"no bot is connected to the fake gateway to receive {event}")
+            where = f"guild {guild_id}" if guild_id is not None else "DMs"
+            raise RuntimeError(f"no bot is connected to the fake gateway to receive {event} ({where})")
+        sent: list[tuple[int, int]] = []
         for session in sessions:
             try:
                 await session.send(0, dict(data), event)
+                sent.append(session.shard)
             except (ConnectionError, RuntimeError) as exc:
                 # A bot killed with SIGKILL leaves a socket that fails on write; skip it.
                 log.info("dropping dead gateway session %s: %r", session.session_id, exc)
+        return sent
 
     async def drop_connections(self, code: int = 4000) -> None:
         """Close every gateway socket (4000 = unknown error: discord.py reconnects and RESUMEs)."""
@@ -698,10 +735,14 @@ class FakeDiscord:
                 self.heartbeat_acks_sent += 1
         elif op == 2:  # IDENTIFY
             self.identify_payloads.append(data)
+            shard = data.get("shard") or [0, 1]
+            session.shard = (int(shard[0]), int(shard[1]))
+            self._shards_by_session_id[session.session_id] = session.shard
             await self._send_ready(session)
         elif op == 6:  # RESUME: always accepted (missed events are not replayed)
             self.resumes += 1
             session.session_id = data.get("session_id", session.session_id)
+            session.shard = self._shards_by_session_id.get(session.session_id, session.shard)
             session.seq = int(data.get("seq") or 0)
             session.identified = True
             await session.send(0, {}, "RESUMED")
@@ -726,7 +767,7 @@ class FakeDiscord:
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False},
             # Real Discord lists guilds as unavailable in READY and streams GUILD_CREATE after;
             # discord.py holds on_ready until they have all arrived.
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds if session.receives(g)],
             "session_id": session.session_id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
@@ -735,11 +776,12 @@ class FakeDiscord:
             "user_settings": {},
             "guild_join_requests": [],
             "geo_ordered_rtc_regions": [],
-            "shard": [0, 1],
+            "shard": list(session.shard),
         }
         await session.send(0, ready, "READY")
         for guild in self.guilds.values():
-            await session.send(0, guild.payload(), "GUILD_CREATE")
+            if session.receives(guild.id):
+                await session.send(0, guild.payload(), "GUILD_CREATE")
         session.identified = True
 
     # ------------------------------------------------------------------ interactions
@@ -871,7 +913,7 @@ class FakeDiscord:
         """
         data = self._command_data(channel, command, options or {})
         interaction = self._interaction_base(INTERACTION_APPLICATION_COMMAND, user, channel, data)
-        await self.dispatch("INTERACTION_CREATE", interaction.payload)
+        interaction.shards = await self.dispatch("INTERACTION_CREATE", interaction.payload)
         return interaction
 
     async def autocomplete(
@@ -886,7 +928,7 @@ class FakeDiscord:
         ``options``). The bot answers with callback type 8: ``callback.json["data"]["choices"]``."""
         data = self._command_data(channel, command, options, focused=focused)
         interaction = self._interaction_base(INTERACTION_AUTOCOMPLETE, user, channel, data)
-        await self.dispatch("INTERACTION_CREATE", interaction.payload)
+        interaction.shards = await self.dispatch("INTERACTION_CREATE", interaction.payload)
         return interaction
 
     def _message_for(self, message: dict[str, Any] | int) -> dict[str, Any]:
@@ -900,7 +942,7 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": COMPONENT_BUTTON}
         interaction = self._interaction_base(INTERACTION_MESSAGE_COMPONENT, user, channel, data)
         interaction.payload["message"] = stored
-        await self.dispatch("INTERACTION_CREATE", interaction.payload)
+        interaction.shards = await self.dispatch("INTERACTION_CREATE", interaction.payload)
         return interaction
 
     async def select(
@@ -912,7 +954,7 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": COMPONENT_STRING_SELECT, "values": list(values)}
         interaction = self._interaction_base(INTERACTION_MESSAGE_COMPONENT, user, channel, data)
         interaction.payload["message"] = stored
-        await self.dispatch("INTERACTION_CREATE", interaction.payload)
+        interaction.shards = await self.dispatch("INTERACTION_CREATE", interaction.payload)
         return interaction
 
     # ------------------------------------------------------------------ messages
@@ -1138,7 +1180,7 @@ class FakeDiscord:
         return _json_response(
             {
                 "url": self.gateway_url,
-                "shards": 1,
+                "shards": self.recommended_shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,
