@@ -155,9 +155,6 @@ class BotProcess:
             connection.close()
 
 
-_pg_thread = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="wire-pg-query")
-
-
 def pg_query(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     """A blocking read from PostgreSQL for test predicates (which are plain functions): asyncpg
     on a thread with its own event loop, ``?`` placeholders turned into ``$1..$n``."""
@@ -173,7 +170,9 @@ def pg_query(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
         finally:
             await connection.close()
 
-    return _pg_thread.submit(asyncio.run, fetch()).result(timeout=30)
+    # A short-lived thread per read: a pooled one would outlive the test session.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="wire-pg-query") as thread:
+        return thread.submit(asyncio.run, fetch()).result(timeout=30)
 
 
 async def wait_done(fake: FakeDiscord, interaction: FakeInteraction, *, followups: int = 0,

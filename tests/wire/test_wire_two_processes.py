@@ -20,6 +20,8 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
+
 from engine import registry
 from tests.wire.botproc import BotProcess, components, custom_ids
 from tests.wire.fake_discord import (
@@ -31,6 +33,8 @@ from tests.wire.fake_discord import (
     FakeUser,
 )
 from tests.wire.test_wire_kill_midgame import SELECT, Table, state_of
+
+pytestmark = pytest.mark.postgres
 
 SHARDS = 2
 GUILD_SHARD = 1  # the game's server; DMs go to shard 0, i.e. the other process
