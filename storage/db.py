@@ -58,6 +58,8 @@ class Backend(Protocol):
 
     def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]: ...
 
+    async def lock_ratings(self) -> None: ...
+
     async def close(self) -> None: ...
 
     def close_now(self) -> None: ...
@@ -242,6 +244,11 @@ class Database(RatingTables):
         """Hold while acting on a game: one action at a time per game. SQLite: a lock in this
         process (one process owns the file); PostgreSQL: an advisory lock, across processes."""
         return self._backend.game_lock(game_id)
+
+    async def _lock_ratings(self) -> None:
+        """Inside a transaction: until it ends, no other transaction (of any process) rates a
+        game or rebuilds the ratings, so none of them reads ratings another is rewriting."""
+        await self._backend.lock_ratings()
 
     async def claim_timer(self, game_id: int, purpose: str, now: float) -> bool:
         """Take a due timer: delete its row if its deadline has passed. True for exactly one

@@ -41,6 +41,9 @@ _UNAVAILABLE = (
 )
 
 
+RATINGS_LOCK_CLASS = 16_016  # the ratings' advisory lock: pg_advisory_xact_lock(this, 0)
+
+
 def numbered_placeholders(sql: str) -> str:
     """``?`` -> ``$1``, ``$2``, ... outside quoted strings and identifiers."""
     out: list[str] = []
@@ -160,6 +163,11 @@ class PostgresBackend:
             raise ConstraintViolation(str(exc)) from exc
         except _UNAVAILABLE as exc:
             raise DatabaseUnavailable(f"The database could not be reached: {exc}.") from exc
+
+    async def lock_ratings(self) -> None:
+        """A transaction-level advisory lock (released at COMMIT/ROLLBACK) in the two-key space,
+        which never meets the per-game locks' one-key space."""
+        await self.run("SELECT pg_advisory_xact_lock(?, 0)", (RATINGS_LOCK_CLASS,))
 
     @contextlib.asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:

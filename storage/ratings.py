@@ -109,9 +109,13 @@ class RatingTables:
     def _seat_record(self, row: Any) -> SeatRecord:
         raise NotImplementedError
 
+    async def _lock_ratings(self) -> None:
+        raise NotImplementedError
+
     # -- writing ---------------------------------------------------------------------------
     async def _rate_finished_game(self, game_id: int, rate: RateGame) -> None:
         """Inside the transaction that finished ``game_id``: apply ``rate`` to it."""
+        await self._lock_ratings()
         (game,) = await self._finished_games("g.id = ?", (game_id,))
         current = await self._ratings_of(game.guild_id, game.kind, _players_of(game))
         await self._write_changes(game, rate(game, current))
@@ -121,6 +125,7 @@ class RatingTables:
         order, in one transaction (a game finishing meanwhile waits for it). Returns (games
         rated, rating rows)."""
         async with self._transaction():
+            await self._lock_ratings()
             await self._run("DELETE FROM rating_history")
             await self._run("DELETE FROM ratings")
             games = await self._finished_games("1 = 1", ())

@@ -150,6 +150,9 @@ class SqliteBackend:
         with contextlib.suppress(StorageError, sqlite3.Error):
             await self.run("ROLLBACK")
 
+    async def lock_ratings(self) -> None:
+        """Nothing to do: a write transaction (BEGIN IMMEDIATE) already excludes every other."""
+
     @contextlib.asynccontextmanager
     async def game_lock(self, game_id: int) -> AsyncIterator[None]:
         """One action at a time per game. One process owns a SQLite file, so a lock in this
