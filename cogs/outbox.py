@@ -50,7 +50,6 @@ def _events(rows: list[Announcement]) -> list[Event]:
 class Outbox:
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
-        self._locks: dict[int, asyncio.Lock] = {}
         self._retries: dict[int, asyncio.Task[None]] = {}
         # Games whose last delivery failed (or that had rows at start-up): the next click on
         # them catches up first. Memory only: at start-up the database says which they are.
@@ -59,9 +58,9 @@ class Outbox:
         self.hands = Hands(bot)
 
     async def deliver(self, game_id: int) -> None:
-        """Announce every pending change of the game, in order (one delivery per game at a time)."""
-        lock = self._locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
+        """Announce every pending change of the game, in order (one delivery per game at a
+        time, across processes too: the lock is the database's)."""
+        async with self.bot.service.delivery_lock(game_id):
             await self._deliver(game_id)
 
     async def deliver_now(self, game_id: int) -> None:

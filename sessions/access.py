@@ -7,6 +7,7 @@ join, apply, ...) lives in :mod:`sessions.service`.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -61,6 +62,10 @@ class StoreAccess:
         await self.db.set_board_message(game_id, message_id)
 
     # -- the outbox (what saved changes must announce) -----------------------------------------
+    def delivery_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """Hold while delivering a game's announcements (one delivery per game at a time)."""
+        return self.db.delivery_lock(game_id)
+
     async def queue_announcement(self, game_id: int, events: Sequence[dict[str, Any]]) -> None:
         await self.db.queue_announcement(game_id, events)
 

@@ -58,6 +58,8 @@ class Backend(Protocol):
 
     def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]: ...
 
+    def delivery_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]: ...
+
     async def lock_ratings(self) -> None: ...
 
     async def close(self) -> None: ...
@@ -244,6 +246,11 @@ class Database(RatingTables):
         """Hold while acting on a game: one action at a time per game. SQLite: a lock in this
         process (one process owns the file); PostgreSQL: an advisory lock, across processes."""
         return self._backend.game_lock(game_id)
+
+    def delivery_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """Hold while announcing a game's saved changes (the outbox): one delivery per game at
+        a time, across processes on PostgreSQL, so no Recent line or ping goes out twice."""
+        return self._backend.delivery_lock(game_id)
 
     async def _lock_ratings(self) -> None:
         """Inside a transaction: until it ends, no other transaction (of any process) rates a

@@ -42,6 +42,7 @@ _UNAVAILABLE = (
 
 
 RATINGS_LOCK_CLASS = 16_016  # the ratings' advisory lock: pg_advisory_xact_lock(this, 0)
+DELIVERY_LOCK_CLASS = 16_017  # a game's announcement delivery: pg_advisory_lock(this, game id)
 
 
 def numbered_placeholders(sql: str) -> str:
@@ -72,7 +73,7 @@ class PostgresBackend:
         self.url = url
         self._sql: dict[str, str] = {}
         self._tx_conn: contextvars.ContextVar[Any] = contextvars.ContextVar(f"pg_tx_{id(self)}", default=None)
-        self._game_locks: dict[int, tuple[asyncio.Lock, int]] = {}
+        self._game_locks: dict[tuple[int, ...], tuple[asyncio.Lock, int]] = {}  # see _advisory_lock
         self.closed = False
 
     @classmethod
@@ -169,27 +170,37 @@ class PostgresBackend:
         which never meets the per-game locks' one-key space."""
         await self.run("SELECT pg_advisory_xact_lock(?, 0)", (RATINGS_LOCK_CLASS,))
 
+    def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """One action at a time per game across every process."""
+        return self._advisory_lock((game_id,))
+
+    def delivery_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """One delivery of a game's announcements at a time across every process (the two-key
+        space, apart from the game locks; the game id folded into 31 bits: a collision only
+        makes two games' deliveries take turns)."""
+        return self._advisory_lock((DELIVERY_LOCK_CLASS, game_id & 0x7FFFFFFF))
+
     @contextlib.asynccontextmanager
-    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
-        """One action at a time per game across every process: a session advisory lock on a
-        connection held for the duration. Tasks of this process queue on an asyncio lock first,
-        so one game never holds more than one connection of this process."""
-        local, users = self._game_locks.get(game_id, (asyncio.Lock(), 0))
-        self._game_locks[game_id] = (local, users + 1)
+    async def _advisory_lock(self, key: tuple[int, ...]) -> AsyncIterator[None]:
+        """A session advisory lock on a connection held for the duration. Tasks of this process
+        queue on an asyncio lock first, so one key never holds more than one connection."""
+        local, users = self._game_locks.get(key, (asyncio.Lock(), 0))
+        self._game_locks[key] = (local, users + 1)
+        args = ", ".join(f"${i}" for i in range(1, len(key) + 1))
         try:
             async with local, self.lock_pool.acquire() as conn:
-                await conn.execute("SELECT pg_advisory_lock($1)", game_id)
+                await conn.execute(f"SELECT pg_advisory_lock({args})", *key)
                 try:
                     yield
                 finally:
                     # A connection whose unlock failed is closed by the pool, which ends the lock.
-                    await conn.execute("SELECT pg_advisory_unlock($1)", game_id)
+                    await conn.execute(f"SELECT pg_advisory_unlock({args})", *key)
         finally:
-            local, users = self._game_locks[game_id]
+            local, users = self._game_locks[key]
             if users == 1:
-                del self._game_locks[game_id]
+                del self._game_locks[key]
             else:
-                self._game_locks[game_id] = (local, users - 1)
+                self._game_locks[key] = (local, users - 1)
 
     async def reset_identity(self, table: str) -> None:
         """After rows were inserted with their ids (a copy): the next generated id follows the

@@ -43,7 +43,7 @@ class SqliteBackend:
         # (st_dev, st_ino) of the file opened; checked before each write (see check_same_file).
         self._identity: tuple[int, int] | None = None
         self.gone: str | None = None
-        self._game_locks: dict[int, tuple[asyncio.Lock, int]] = {}
+        self._game_locks: dict[tuple[str, int], tuple[asyncio.Lock, int]] = {}  # see _keyed_lock
         self.closed = False
 
     @classmethod
@@ -153,21 +153,29 @@ class SqliteBackend:
     async def lock_ratings(self) -> None:
         """Nothing to do: a write transaction (BEGIN IMMEDIATE) already excludes every other."""
 
-    @contextlib.asynccontextmanager
-    async def game_lock(self, game_id: int) -> AsyncIterator[None]:
+    def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
         """One action at a time per game. One process owns a SQLite file, so a lock in this
-        process is enough; the entry is dropped when nobody holds or waits for it."""
-        lock, users = self._game_locks.get(game_id, (asyncio.Lock(), 0))
-        self._game_locks[game_id] = (lock, users + 1)
+        process is enough."""
+        return self._keyed_lock(("game", game_id))
+
+    def delivery_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """One delivery of a game's announcements at a time (separate from the game lock)."""
+        return self._keyed_lock(("delivery", game_id))
+
+    @contextlib.asynccontextmanager
+    async def _keyed_lock(self, key: tuple[str, int]) -> AsyncIterator[None]:
+        """An asyncio lock per key, dropped when nobody holds or waits for it."""
+        lock, users = self._game_locks.get(key, (asyncio.Lock(), 0))
+        self._game_locks[key] = (lock, users + 1)
         try:
             async with lock:
                 yield
         finally:
-            lock, users = self._game_locks[game_id]
+            lock, users = self._game_locks[key]
             if users == 1:
-                del self._game_locks[game_id]
+                del self._game_locks[key]
             else:
-                self._game_locks[game_id] = (lock, users - 1)
+                self._game_locks[key] = (lock, users - 1)
 
     # -- copying out (storage.copy) ------------------------------------------------------------
     async def table_names(self) -> list[str]:

@@ -170,3 +170,25 @@ async def test_rating_transactions_of_two_processes_take_turns(two_processes):
 
     await asyncio.gather(rebuild_like(one), finish_like(two))
     assert order == ["one in", "one out", "two in"]
+
+
+async def test_deliveries_of_one_game_take_turns_across_processes_but_not_with_its_game_lock(two_processes):
+    one, two = two_processes
+    rec = await new_game(one)
+    order: list[str] = []
+    first_in = asyncio.Event()
+
+    async def deliver(db: Database, name: str) -> None:
+        if name == "two":
+            await first_in.wait()
+        async with db.delivery_lock(rec.id):
+            order.append(f"{name} in")
+            first_in.set()
+            await asyncio.sleep(0.1)
+            order.append(f"{name} out")
+
+    await asyncio.gather(deliver(one, "one"), deliver(two, "two"))
+    assert order == ["one in", "one out", "two in", "two out"]
+    async with one.delivery_lock(rec.id):  # a delivery never waits for an action, nor the reverse
+        async with asyncio.timeout(5), two.game_lock(rec.id):
+            pass
