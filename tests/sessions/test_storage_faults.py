@@ -68,10 +68,17 @@ async def test_a_full_disk_rolls_back_the_whole_save(tmp_path, clock, monkeypatc
                 raise sqlite3.OperationalError("database or disk is full")
             return await real_executemany(sql, rows)
 
+        async def full_disk_fetch(sql, params=()):  # save_game's writes are one-trip fetches
+            if sql.startswith("INSERT INTO actions"):
+                raise sqlite3.OperationalError("database or disk is full")
+            return await real_fetchall(sql, params)
+
         real_executemany = db._conn.executemany
+        real_fetchall = db._conn.execute_fetchall
         with monkeypatch.context() as patch:
             patch.setattr(db._conn, "execute", full_disk)
             patch.setattr(db._conn, "executemany", full_disk_many)
+            patch.setattr(db._conn, "execute_fetchall", full_disk_fetch)
             with pytest.raises(DatabaseUnavailable, match="disk is full"):
                 await service.apply(first, ALICE, "+2")
         rec, game = await service.load(first)
