@@ -520,9 +520,9 @@ class Database(RatingTables):
         Raises VersionConflict (and writes nothing) if the stored version is not
         ``expected_version``.
 
-        Each statement is one round trip to the database thread, so the writes are fetches
-        (``RETURNING``, or rows of nothing): a fetch is one trip where a cursor's execute and
-        close are two.
+        Each statement through aiosqlite is a round trip to its thread (~0.15 ms here, more
+        than SQLite's own work), so a save without ratings goes in one trip: BEGIN IMMEDIATE,
+        every write and COMMIT (see :meth:`_run_in_one_trip`).
         """
         now = self._clock()
         sets = ["version = version + 1", "updated_at = ?"]
@@ -542,54 +542,64 @@ class Database(RatingTables):
         if options is not None:  # lobby choices kept with the options (e.g. team picks)
             sets.append("options = ?")
             params.append(_encode_json(options))
-        async with self._transaction():
-            updated = await self._fetch(
-                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? RETURNING guild_id, kind",
-                [*params, game_id, expected_version],
-            )
-            if len(updated) != 1:
+        # The writes, in order; the first is the version check (it returns the game's row only
+        # when the stored version is the expected one).
+        steps: list[_Step] = [(
+            f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? RETURNING id",
+            [*params, game_id, expected_version], False,
+        )]
+        for a in actions:  # seq continues the log, computed in the INSERT itself
+            steps.append((
+                "INSERT INTO actions (game_id, seq, version, seat, user_id, source, action, created_at) "
+                "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM actions WHERE game_id = ?",
+                (game_id, expected_version + 1, a.seat, a.user_id, a.source, a.action, now, game_id), False,
+            ))
+        if seats is not None:
+            steps.append(("DELETE FROM seats WHERE game_id = ?", (game_id,), False))
+            steps.append((
+                "INSERT INTO seats (game_id, seat, position, user_id, ai_level, display_name, timeouts_in_a_row, "
+                "private_route) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.position, s.user_id, s.ai_level, s.display_name, s.timeouts_in_a_row,
+                  s.private_route) for s in seats], True,
+            ))
+        if clear_timers:
+            steps.append(("DELETE FROM timers WHERE game_id = ?", (game_id,), False))
+        due = [(purpose, deadline) for purpose, deadline in (timers or {}).items() if deadline is not None]
+        gone = [purpose for purpose, deadline in (timers or {}).items() if deadline is None]
+        if due:
+            steps.append((
+                f"INSERT INTO timers (game_id, purpose, deadline) VALUES {', '.join(['(?, ?, ?)'] * len(due))} "
+                "ON CONFLICT (game_id, purpose) DO UPDATE SET deadline = excluded.deadline",
+                [value for purpose, deadline in due for value in (game_id, purpose, deadline)], False,
+            ))
+        if gone and not clear_timers:
+            steps.append((f"DELETE FROM timers WHERE game_id = ? AND purpose IN ({', '.join('?' * len(gone))})",
+                          (game_id, *gone), False))
+        if results:
+            steps.append((
+                "INSERT OR REPLACE INTO results (game_id, guild_id, kind, user_id, place, score, outcome, "
+                "finished_at) SELECT g.id, g.guild_id, g.kind, ?, ?, ?, ?, ? FROM games g WHERE g.id = ?",
+                [(r.user_id, r.place, r.score, r.outcome, now, game_id) for r in results], True,
+            ))
+        if announce is not None:  # the outbox row, as _queue_announcement writes it
+            steps.append(("INSERT INTO outbox (game_id, version, events, created_at) VALUES (?, ?, ?, ?)",
+                          (game_id, expected_version + 1, _encode_json(list(announce)), now), False))
+        if (rate is None or status != "finished") and not _IN_TRANSACTION.get():
+            # The usual save: the whole transaction in one trip to the database thread.
+            if len(await self._run_in_one_trip(steps)) != 1:
                 raise VersionConflict("The game changed meanwhile; nothing was saved.")
-            guild_id, kind = updated[0][0], updated[0][1]
-            for a in actions:
-                # seq continues the log; computed in the INSERT itself to save a round trip.
-                await self._fetch(
-                    "INSERT INTO actions (game_id, seq, version, seat, user_id, source, action, created_at) "
-                    "SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ? FROM actions WHERE game_id = ?",
-                    (game_id, expected_version + 1, a.seat, a.user_id, a.source, a.action, now, game_id),
-                )
-            if seats is not None:
-                await self._fetch("DELETE FROM seats WHERE game_id = ?", (game_id,))
-                await self._write_seats(game_id, seats)
-            if clear_timers:
-                await self._fetch("DELETE FROM timers WHERE game_id = ?", (game_id,))
-            if timers:
-                due = [(purpose, deadline) for purpose, deadline in timers.items() if deadline is not None]
-                gone = [purpose for purpose, deadline in timers.items() if deadline is None]
-                if due:
-                    await self._fetch(
-                        f"INSERT INTO timers (game_id, purpose, deadline) VALUES {', '.join(['(?, ?, ?)'] * len(due))} "
-                        "ON CONFLICT (game_id, purpose) DO UPDATE SET deadline = excluded.deadline",
-                        [value for purpose, deadline in due for value in (game_id, purpose, deadline)],
-                    )
-                if gone and not clear_timers:
-                    await self._fetch(
-                        f"DELETE FROM timers WHERE game_id = ? AND purpose IN ({', '.join('?' * len(gone))})",
-                        (game_id, *gone),
-                    )
-            if results:
-                await self._run_many(
-                    "INSERT OR REPLACE INTO results (game_id, guild_id, kind, user_id, place, score, outcome, "
-                    "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(game_id, guild_id, kind, r.user_id, r.place, r.score, r.outcome, now) for r in results],
-                )
+            return expected_version + 1
+        async with self._transaction():  # a finish that updates ratings: those need reads first
+            sql, args, _ = steps[0]
+            if len(await self._fetch(sql, args)) != 1:
+                raise VersionConflict("The game changed meanwhile; nothing was saved.")
+            for sql, args, many in steps[1:]:
+                if many:
+                    await self._run_many(sql, args)
+                else:
+                    await self._fetch(sql, args)
             if rate is not None and status == "finished":
                 await self._rate_finished_game(game_id, rate)
-            if announce is not None:
-                # The outbox row as _queue_announcement writes it, in one trip.
-                await self._fetch(
-                    "INSERT INTO outbox (game_id, version, events, created_at) VALUES (?, ?, ?, ?)",
-                    (game_id, expected_version + 1, _encode_json(list(announce)), now),
-                )
         return expected_version + 1
 
     # -- the outbox -----------------------------------------------------------------------
@@ -824,6 +834,19 @@ class Database(RatingTables):
         )
 
 
+    async def _run_in_one_trip(self, steps: Sequence[_Step]) -> list[Any]:
+        """One write transaction in a single trip to the database thread: BEGIN IMMEDIATE, the
+        statements, COMMIT. Returns the first statement's rows; when it returns none (a failed
+        version check) or any statement fails, everything is rolled back. Holds the connection
+        lock as :class:`_Transaction` does, so no other task's statements interleave."""
+        async with self._lock:
+            self._check_same_file()
+            try:
+                rows: list[Any] = await self._conn._execute(_write_transaction, self._conn._conn, steps)
+            except sqlite3.OperationalError as exc:
+                raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
+            return rows
+
 class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on any exception."""
 
@@ -865,6 +888,32 @@ class _Transaction:
         with contextlib.suppress(StorageError, sqlite3.Error):
             await self._db._run("ROLLBACK")
 
+
+# A write in a transaction: (sql, parameters, many): ``many`` runs the statement once per row.
+_Step = tuple[str, Any, bool]
+
+
+def _write_transaction(conn: sqlite3.Connection, steps: Sequence[_Step]) -> list[Any]:
+    """Runs on aiosqlite's thread (see Database._run_in_one_trip)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        sql, args, _ = steps[0]
+        first = conn.execute(sql, args).fetchall()
+        if len(first) == 1:
+            for sql, args, many in steps[1:]:
+                if many:
+                    conn.executemany(sql, args)
+                else:
+                    conn.execute(sql, args)
+            conn.execute("COMMIT")
+            return first
+    except BaseException:
+        # SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("ROLLBACK")
+    return first
 
 def _file_identity(path: Path) -> tuple[int, int]:
     st = os.stat(path)
