@@ -16,15 +16,27 @@ def seat(n: int, user: int | None = None) -> SeatRecord:
 
 
 async def new_game(db: Database, channel: int = 10):
-    return await db.create_game(kind="tally", guild_id=1, channel_id=channel, host_user_id=100, options={},
-                                seed=42, seats=[seat(1, 100), seat(2, 200)])
+    return await db.create_game(
+        kind="tally",
+        guild_id=1,
+        channel_id=channel,
+        host_user_id=100,
+        options={},
+        seed=42,
+        seats=[seat(1, 100), seat(2, 200)],
+    )
 
 
 async def test_timers_are_set_and_removed_with_the_save(tmp_path):
     async with await Database.open(tmp_path / "db.sqlite3") as db:
         rec = await new_game(db)
-        v1 = await db.save_game(rec.id, rec.version, state={"n": 1}, actions=[ActionRow("p1", "+1")],
-                                timers={"turn": 100.0, "remind": 50.0})
+        v1 = await db.save_game(
+            rec.id,
+            rec.version,
+            state={"n": 1},
+            actions=[ActionRow("p1", "+1")],
+            timers={"turn": 100.0, "remind": 50.0},
+        )
         assert await db.timer(rec.id, "turn") == 100.0 and await db.timer(rec.id, "remind") == 50.0
         v2 = await db.save_game(rec.id, v1, state={"n": 2}, timers={"turn": 200.0, "remind": None})
         assert await db.timer(rec.id, "turn") == 200.0 and await db.timer(rec.id, "remind") is None
@@ -37,12 +49,25 @@ async def test_timers_are_set_and_removed_with_the_save(tmp_path):
 async def test_a_stale_version_writes_nothing_at_all(tmp_path):
     async with await Database.open(tmp_path / "db.sqlite3") as db:
         rec = await new_game(db)
-        v1 = await db.save_game(rec.id, rec.version, state={"n": 1}, actions=[ActionRow("p1", "+1")],
-                                announce=[{"kind": "x"}], timers={"turn": 100.0})
+        v1 = await db.save_game(
+            rec.id,
+            rec.version,
+            state={"n": 1},
+            actions=[ActionRow("p1", "+1")],
+            announce=[{"kind": "x"}],
+            timers={"turn": 100.0},
+        )
         pending = len(await db.pending_announcements(rec.id))
         with pytest.raises(VersionConflict):
-            await db.save_game(rec.id, rec.version, state={"n": 9}, actions=[ActionRow("p2", "+9")],
-                               announce=[{"kind": "y"}], timers={"turn": 999.0}, seats=[seat(1, 100)])
+            await db.save_game(
+                rec.id,
+                rec.version,
+                state={"n": 9},
+                actions=[ActionRow("p2", "+9")],
+                announce=[{"kind": "y"}],
+                timers={"turn": 999.0},
+                seats=[seat(1, 100)],
+            )
         loaded = await db.load_game(rec.id)
         assert loaded.version == v1 and loaded.state == {"n": 1}
         assert [s.seat for s in loaded.seats] == ["p1", "p2"]
@@ -54,9 +79,18 @@ async def test_a_stale_version_writes_nothing_at_all(tmp_path):
 async def test_the_game_loads_with_its_seats_in_position_order(tmp_path):
     async with await Database.open(tmp_path / "db.sqlite3") as db:
         rec = await new_game(db)
-        moved = [SeatRecord(seat="p2", position=0, user_id=200, ai_level=None, display_name="b"),
-                 SeatRecord(seat="p1", position=1, user_id=100, ai_level=None, display_name="a",
-                            timeouts_in_a_row=2, private_route="dm")]
+        moved = [
+            SeatRecord(seat="p2", position=0, user_id=200, ai_level=None, display_name="b"),
+            SeatRecord(
+                seat="p1",
+                position=1,
+                user_id=100,
+                ai_level=None,
+                display_name="a",
+                timeouts_in_a_row=2,
+                private_route="dm",
+            ),
+        ]
         await db.save_game(rec.id, rec.version, seats=moved)
         loaded = await db.load_game(rec.id)
         assert loaded.seats == moved
