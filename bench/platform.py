@@ -26,7 +26,7 @@ if str(ROOT) not in sys.path:
 import render  # noqa: E402
 from bench.common import median, merge_results, pct, print_rows, rss_kib  # noqa: E402
 from engine import registry  # noqa: E402
-from sessions import Actor, GameService  # noqa: E402
+from sessions import Actor, GameService, SessionError  # noqa: E402
 from storage import Database  # noqa: E402
 
 KIND = "ninesons"  # the cheapest real game: the figures are about the platform, not the rules
@@ -109,6 +109,57 @@ async def _throughput(db: Database, rng: random.Random, concurrent_games: int, a
         "actions": len(latencies),
         "refused_races": refused,
         "actions_per_s": len(latencies) / elapsed,
+        "latency_ms_median": median(latencies) * 1000,
+        "latency_ms_p99": pct(latencies, 0.99) * 1000,
+    }
+
+
+async def burst_on_one_game(bursts: int, in_flight: int = 8) -> dict[str, Any]:
+    """``in_flight`` clicks at once on one game, ``bursts`` times: each burst is the player to
+    act pressing the same move ``in_flight`` times from one board (a double click, a laggy
+    client), so one is played and the rest answer "Already done." after waiting for the
+    game's lock. Every click's time counts, played or not."""
+    with tempfile.TemporaryDirectory() as tmp:
+        async with await Database.open(Path(tmp) / "burst.sqlite3") as db:
+            service = GameService(db)
+            rng = random.Random(5)
+            users: dict[int, dict[str, Actor]] = {}
+            channel = 50_000
+            (gid,) = await _open_games(service, 1, channel, users)
+            latencies: list[float] = []
+            played = 0
+
+            async def click(seat: str, action: str, version: int) -> None:
+                nonlocal played
+                start = time.perf_counter()
+                try:
+                    outcome = await service.apply(gid, users[gid][seat], action, expected_version=version)
+                except SessionError:  # the move that was played ended the game: a refusal is a reply too
+                    latencies.append(time.perf_counter() - start)
+                    return
+                if outcome.changed:
+                    assert outcome.game is not None, "a played game has a state"
+                    render.render_text(KIND, outcome.game.view(None), outcome.names)
+                    played += 1
+                latencies.append(time.perf_counter() - start)
+
+            started = time.perf_counter()
+            for _ in range(bursts):
+                rec, game = await service.load(gid)
+                assert game is not None, "the bench's game is started"
+                if game.is_over:
+                    channel += 1
+                    (gid,) = await _open_games(service, 1, channel, users)
+                    continue
+                seat = game.to_act()[0]
+                action = rng.choice(game.legal_actions(seat))
+                await asyncio.gather(*(click(seat, action, rec.version) for _ in range(in_flight)))
+            elapsed = time.perf_counter() - started
+    return {
+        "in_flight": in_flight,
+        "clicks": len(latencies),
+        "played": played,
+        "clicks_per_s": len(latencies) / elapsed,
         "latency_ms_median": median(latencies) * 1000,
         "latency_ms_p99": pct(latencies, 0.99) * 1000,
     }
@@ -225,6 +276,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     for games in (1, 100, 1000):
         results["throughput"].append(asyncio.run(throughput(games, actions)))
     results["throughput"].append(asyncio.run(throughput(1000, actions, in_flight=8)))
+    results["burst_one_game"] = asyncio.run(burst_on_one_game(40 if quick else 400))
     results["memory"] = asyncio.run(memory_per_game(200 if quick else 1000))
     results["startup"] = asyncio.run(startup(100 if quick else 1000))
     results["round_trip"] = asyncio.run(bot_round_trip(20 if quick else 100))
@@ -234,6 +286,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         rows.append((f"actions/s, {t['games']} games, {t['in_flight']} in flight",
                      f"{t['actions_per_s']:.0f}  (median {t['latency_ms_median']:.1f} ms, "
                      f"p99 {t['latency_ms_p99']:.1f} ms)"))
+    b = results["burst_one_game"]
+    rows.append((f"{b['in_flight']} clicks at once on one game", f"{b['clicks_per_s']:.0f} clicks/s  (median "
+                 f"{b['latency_ms_median']:.1f} ms, p99 {b['latency_ms_p99']:.1f} ms; {b['played']} played)"))
     m = results["memory"]
     rows.append((f"RSS per active game ({m['games']} games)", f"{m['rss_kib_per_game']:.1f} KiB"))
     s = results["startup"]

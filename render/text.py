@@ -79,7 +79,14 @@ def with_score(name: str, score: str) -> str:
 def wrap_code(line: str, width: int = CODE_WIDTH, indent: str = "  ") -> list[str]:
     """One prose line of a text board cut into code-block lines of at most ``width``
     characters (later lines indented); parts joined with :func:`nowrap` stay together."""
+    if len(line) <= width and not _WRAP_REWRITES.search(line):
+        return [line]  # textwrap would hand it back as it is (most lines; it costs ~30 µs a line)
     return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
+
+
+# What textwrap changes in a line that needs no cut: whitespace other than spaces (made
+# spaces), and trailing whitespace (dropped).
+_WRAP_REWRITES = re.compile(r"[\t\n\r\x0b\x0c]|\s$")
 
 
 # -- names -------------------------------------------------------------------------------------

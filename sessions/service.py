@@ -330,9 +330,15 @@ class GameService(StoreAccess):
             seats = None
             if seat.timeouts_in_a_row:
                 seats = [replace(s, timeouts_in_a_row=0) if s.seat == seat.seat else s for s in rec.seats]
-            rec = await self._save_action(rec, game, ActionRow(seat.seat, action, "player", actor.user_id), seats,
-                                          events, previous)
-            return await self._after_change(rec, game, events, previous_to_act=previous, secret=secret)
+            row = ActionRow(seat.seat, action, "player", actor.user_id)
+            if game.is_over or self._ai_to_act(rec.seats if seats is None else seats, game) is not None:
+                rec = await self._save_action(rec, game, row, seats, events, previous)
+                return await self._after_change(rec, game, events, previous_to_act=previous, secret=secret)
+            # The usual click: a human moves next. Its turn timer is saved with the action (one
+            # transaction, one commit), and nothing else follows the save.
+            timers = await self._turn_timers(rec, game, previous, secret)
+            rec = await self._save_action(rec, game, row, seats, events, previous, timers=timers)
+            return Outcome(rec, game, events)
 
     async def resign(self, game_id: int, actor: Actor) -> Outcome:
         async with self.lock(game_id):
@@ -596,14 +602,15 @@ class GameService(StoreAccess):
 
     async def _save_action(
         self, rec: GameRecord, game: Game, row: ActionRow, seats: list[SeatRecord] | None, events: list[Event],
-        to_act_before: list[str],
+        to_act_before: list[str], *, timers: dict[str, float | None] | None = None,
     ) -> GameRecord:
         """Save one action with the events it caused (queued for announcing in the same
         transaction), and the humans it hands the move to (``to_act_before``: who had to act
-        just before it), so they are pinged even if the bot stops right after the commit."""
+        just before it), so they are pinged even if the bot stops right after the commit.
+        ``timers``: deadlines to set (None: remove) in the same transaction."""
         announce = events + _turn_events(seats if seats is not None else rec.seats, to_act_before, game)
         version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), actions=[row], seats=seats,
-                                          announce=_dicts(announce))
+                                          announce=_dicts(announce), timers=timers)
         return replace(rec, version=version, state=None, seats=seats if seats is not None else rec.seats)
 
     async def _after_change(
@@ -615,7 +622,7 @@ class GameService(StoreAccess):
         info = registry.get(rec.kind)
         guard = 0
         while not game.is_over and guard < _MAX_AUTOMATIC_ACTIONS:
-            ai_seat = next((s for s in rec.seats if s.is_ai and s.seat in game.to_act()), None)
+            ai_seat = self._ai_to_act(rec.seats, game)
             if ai_seat is None:
                 break
             guard += 1
@@ -635,24 +642,43 @@ class GameService(StoreAccess):
             await self._arm_turn_timer(rec, game, previous_to_act, secret)
         return Outcome(rec, game, events)
 
+    @staticmethod
+    def _ai_to_act(seats: list[SeatRecord], game: Game) -> SeatRecord | None:
+        """The first AI seat that must act now, if any."""
+        to_act = game.to_act()
+        return next((s for s in seats if s.is_ai and s.seat in to_act), None)
+
     async def _arm_turn_timer(
         self, rec: GameRecord, game: Game, previous_to_act: list[str], secret: bool = False
     ) -> None:
+        timers = await self._turn_timers(rec, game, previous_to_act, secret)
+        if timers is None:
+            return
+        due = {purpose: deadline for purpose, deadline in timers.items() if deadline is not None}
+        if due:
+            await self.db.set_timers(rec.id, due)
+        else:
+            await self.db.clear_timers(rec.id, list(timers))
+
+    async def _turn_timers(
+        self, rec: GameRecord, game: Game, previous_to_act: list[str], secret: bool = False
+    ) -> dict[str, float | None] | None:
+        """The turn and reminder deadlines after a change (None for a timer to remove), or
+        None when they stay as they are."""
         humans = {s.seat for s in rec.seats if not s.is_ai}
         waiting = [p for p in game.to_act() if p in humans]
         if not waiting:
-            await self.db.clear_timers(rec.id, (TURN_TIMER, REMIND_TIMER))
-            return
+            return {TURN_TIMER: None, REMIND_TIMER: None}
         # In a simultaneous phase, and while a player makes secret choices, the deadline stays
         # put as choices come in, so nothing about them can be read from the timer (and the
         # last planner does not get a fresh timeout per card).
         same_phase = (len(previous_to_act) > 1 or secret) and set(waiting) <= set(previous_to_act)
         if same_phase and await self.db.timer(rec.id, TURN_TIMER) is not None:
-            return
+            return None
         settings = await self.settings(rec.guild_id)
         timeout = settings.turn_timeout(rec.kind)
         now = self._clock()
-        await self.db.set_timers(rec.id, {TURN_TIMER: now + timeout, REMIND_TIMER: now + timeout / 2})
+        return {TURN_TIMER: now + timeout, REMIND_TIMER: now + timeout / 2}
 
     async def _finish(
         self,

@@ -170,6 +170,22 @@ class PostgresBackend:
         which never meets the per-game locks' one-key space."""
         await self.run("SELECT pg_advisory_xact_lock(?, 0)", (RATINGS_LOCK_CLASS,))
 
+    async def run_steps(self, steps: Sequence[tuple[str, Any, bool]]) -> list[Any]:
+        """One write transaction: the statements in order on one connection. Returns the first
+        statement's rows; when it returns none (a failed version check) nothing is written."""
+        async with self._connection() as conn, conn.transaction():
+            sql, args, _ = steps[0]
+            first = list(await conn.fetch(self._numbered(sql), *args))
+            if len(first) != 1:
+                return first  # leaving the block without an error would commit: nothing was written
+            for sql, args, many in steps[1:]:
+                if many:
+                    if args:
+                        await conn.executemany(self._numbered(sql), list(args))
+                else:
+                    await conn.execute(self._numbered(sql), *args)
+            return first
+
     def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
         """One action at a time per game across every process."""
         return self._advisory_lock((game_id,))

@@ -145,6 +145,22 @@ class SqliteBackend:
             self._in_transaction.reset(token)
             self._lock.release()
 
+    async def run_steps(self, steps: Sequence[tuple[str, Any, bool]]) -> list[Any]:
+        """One write transaction in a single trip to aiosqlite's thread (each trip costs ~0.15
+        ms here, more than SQLite's own work): BEGIN IMMEDIATE, the statements, COMMIT. Returns
+        the first statement's rows; when it returns none (a failed version check) or any
+        statement fails, everything is rolled back. aiosqlite has no public way to run a
+        function on its thread, hence its ``_execute``."""
+        async with self._lock:
+            self.check_same_file()
+            try:
+                rows: list[Any] = await self.conn._execute(_write_transaction, self.conn._conn, steps)
+            except sqlite3.OperationalError as exc:
+                raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
+            except sqlite3.IntegrityError as exc:
+                raise ConstraintViolation(str(exc)) from exc
+            return rows
+
     async def _rollback(self) -> None:
         # SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
         with contextlib.suppress(StorageError, sqlite3.Error):
@@ -262,6 +278,30 @@ class SqliteBackend:
             await self.conn.executescript(
                 f"BEGIN;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, {clock()});\nCOMMIT;"
             )
+
+
+def _write_transaction(conn: sqlite3.Connection, steps: Sequence[tuple[str, Any, bool]]) -> list[Any]:
+    """Runs on aiosqlite's thread (see SqliteBackend.run_steps). A step is (sql, parameters,
+    many); ``many`` runs the statement once per row."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        sql, args, _ = steps[0]
+        first = conn.execute(sql, args).fetchall()
+        if len(first) == 1:
+            for sql, args, many in steps[1:]:
+                if many:
+                    conn.executemany(sql, args)
+                else:
+                    conn.execute(sql, args)
+            conn.execute("COMMIT")
+            return first
+    except BaseException:
+        # SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("ROLLBACK")
+    return first
 
 
 def _file_identity(path: Path) -> tuple[int, int]:

@@ -4,9 +4,11 @@ keeps working (other games, and this one once the fault is gone)."""
 from __future__ import annotations
 
 import sqlite3
+from typing import Any, cast
 
 import pytest
 
+import storage.sqlite
 from cogs.errors import user_message
 from engine import Game
 from sessions import GameService
@@ -55,23 +57,26 @@ async def test_a_full_disk_rolls_back_the_whole_save(tmp_path, clock, monkeypatc
     async with await Database.open(tmp_path / "full.sqlite3", clock=clock) as db:
         service = GameService(db, clock=clock)
         first, second = await two_games(service)
-        real_execute = db._conn.execute
+        real_write = storage.sqlite._write_transaction
 
-        async def full_disk(sql, params=()):
-            # The state UPDATE succeeds, then the action-log INSERT hits a full disk.
-            if sql.startswith("INSERT INTO actions"):
-                raise sqlite3.OperationalError("database or disk is full")
-            return await real_execute(sql, params)
+        class FullDisk:
+            """The connection on the database thread: the state UPDATE succeeds, then the
+            action-log INSERT hits a full disk."""
 
-        async def full_disk_many(sql, rows):
-            if sql.startswith("INSERT INTO actions"):
-                raise sqlite3.OperationalError("database or disk is full")
-            return await real_executemany(sql, rows)
+            def __init__(self, conn: sqlite3.Connection) -> None:
+                self.conn = conn
 
-        real_executemany = db._conn.executemany
+            def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+                if sql.startswith("INSERT INTO actions"):
+                    raise sqlite3.OperationalError("database or disk is full")
+                return self.conn.execute(sql, params)
+
+            def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
+                return self.conn.executemany(sql, rows)
+
         with monkeypatch.context() as patch:
-            patch.setattr(db._conn, "execute", full_disk)
-            patch.setattr(db._conn, "executemany", full_disk_many)
+            patch.setattr(storage.sqlite, "_write_transaction",
+                          lambda conn, steps: real_write(cast(sqlite3.Connection, FullDisk(conn)), steps))
             with pytest.raises(DatabaseUnavailable, match="disk is full"):
                 await service.apply(first, ALICE, "+2")
         rec, game = await service.load(first)

@@ -1,0 +1,105 @@
+"""save_game in one trip (issue 17): timers saved with the game, the version check, and JSON
+columns through orjson with the standard library behind it."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from storage import ActionRow, Database, SeatRecord, VersionConflict
+from storage.db import _decode_json, _encode_json
+
+
+def seat(n: int, user: int | None = None) -> SeatRecord:
+    return SeatRecord(seat=f"p{n}", position=n - 1, user_id=user, ai_level=None, display_name=f"player{n}")
+
+
+async def new_game(db: Database, channel: int = 10):
+    return await db.create_game(
+        kind="tally",
+        guild_id=1,
+        channel_id=channel,
+        host_user_id=100,
+        options={},
+        seed=42,
+        seats=[seat(1, 100), seat(2, 200)],
+    )
+
+
+async def test_timers_are_set_and_removed_with_the_save(tmp_path):
+    async with await Database.open(tmp_path / "db.sqlite3") as db:
+        rec = await new_game(db)
+        v1 = await db.save_game(
+            rec.id,
+            rec.version,
+            state={"n": 1},
+            actions=[ActionRow("p1", "+1")],
+            timers={"turn": 100.0, "remind": 50.0},
+        )
+        assert await db.timer(rec.id, "turn") == 100.0 and await db.timer(rec.id, "remind") == 50.0
+        v2 = await db.save_game(rec.id, v1, state={"n": 2}, timers={"turn": 200.0, "remind": None})
+        assert await db.timer(rec.id, "turn") == 200.0 and await db.timer(rec.id, "remind") is None
+        # clear_timers first, then the new deadlines: only those remain.
+        await db.set_timer(rec.id, "lobby", 5.0)
+        await db.save_game(rec.id, v2, clear_timers=True, timers={"turn": 300.0})
+        assert sorted((p, d) for g, p, d in await db.timers() if g == rec.id) == [("turn", 300.0)]
+
+
+async def test_a_stale_version_writes_nothing_at_all(tmp_path):
+    async with await Database.open(tmp_path / "db.sqlite3") as db:
+        rec = await new_game(db)
+        v1 = await db.save_game(
+            rec.id,
+            rec.version,
+            state={"n": 1},
+            actions=[ActionRow("p1", "+1")],
+            announce=[{"kind": "x"}],
+            timers={"turn": 100.0},
+        )
+        pending = len(await db.pending_announcements(rec.id))
+        with pytest.raises(VersionConflict):
+            await db.save_game(
+                rec.id,
+                rec.version,
+                state={"n": 9},
+                actions=[ActionRow("p2", "+9")],
+                announce=[{"kind": "y"}],
+                timers={"turn": 999.0},
+                seats=[seat(1, 100)],
+            )
+        loaded = await db.load_game(rec.id)
+        assert loaded.version == v1 and loaded.state == {"n": 1}
+        assert [s.seat for s in loaded.seats] == ["p1", "p2"]
+        assert [a.action for a in await db.actions(rec.id)] == ["+1"]
+        assert len(await db.pending_announcements(rec.id)) == pending
+        assert await db.timer(rec.id, "turn") == 100.0
+
+
+async def test_the_game_loads_with_its_seats_in_position_order(tmp_path):
+    async with await Database.open(tmp_path / "db.sqlite3") as db:
+        rec = await new_game(db)
+        moved = [
+            SeatRecord(seat="p2", position=0, user_id=200, ai_level=None, display_name="b"),
+            SeatRecord(
+                seat="p1",
+                position=1,
+                user_id=100,
+                ai_level=None,
+                display_name="a",
+                timeouts_in_a_row=2,
+                private_route="dm",
+            ),
+        ]
+        await db.save_game(rec.id, rec.version, seats=moved)
+        loaded = await db.load_game(rec.id)
+        assert loaded.seats == moved
+
+
+def test_json_columns_round_trip_what_the_standard_library_wrote():
+    big = {"seed": 2**70, "nan": math.nan, "keys": {1: "one"}}
+    text = _encode_json(big)  # orjson refuses the 70-bit integer: the standard library writes it
+    back = _decode_json(text)
+    assert back["seed"] == 2**70 and math.isnan(back["nan"]) and back["keys"] == {"1": "one"}
+    assert _encode_json({"a": [1, 2], 3: None}) == '{"a":[1,2],"3":null}'
+    assert _decode_json('{"x":NaN}')["x"] != _decode_json('{"x":NaN}')["x"]  # older rows with NaN still load
