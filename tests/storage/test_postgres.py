@@ -189,6 +189,6 @@ async def test_deliveries_of_one_game_take_turns_across_processes_but_not_with_i
 
     await asyncio.gather(deliver(one, "one"), deliver(two, "two"))
     assert order == ["one in", "one out", "two in", "two out"]
-    async with one.delivery_lock(rec.id):  # a delivery never waits for an action, nor the reverse
-        async with asyncio.timeout(5), two.game_lock(rec.id):
-            pass
+    # A delivery never waits for an action, nor the reverse.
+    async with one.delivery_lock(rec.id), asyncio.timeout(5), two.game_lock(rec.id):
+        pass
