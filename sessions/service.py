@@ -425,12 +425,12 @@ class GameService(StoreAccess):
             return await self._remind(game_id)
         async with self.lock(game_id):
             rec = await self.db.load_game(game_id)
-            deadline = await self.db.timer(game_id, purpose)
-            if rec.status != "active" or deadline is None:
+            if rec.status != "active":
                 return None
-            if deadline > self._clock() + 0.001:
-                return None  # re-armed meanwhile; the scheduler will come back
-            await self.db.clear_timer(game_id, purpose)
+            # Take the timer: its row goes only if it is due, for one caller whichever process
+            # asks. Not due: re-armed meanwhile (the scheduler comes back); gone: already fired.
+            if not await self.db.claim_timer(game_id, purpose, self._clock() + 0.001):
+                return None
             game = await self._restore(rec)
             settings = await self.settings(rec.guild_id)
             previous = game.to_act()
