@@ -59,12 +59,16 @@ async def throughput(concurrent_games: int, actions: int, seed: int = 1, in_flig
             return await _throughput(db, rng, concurrent_games, actions, in_flight)
 
 
-async def _throughput(db: Database, rng: random.Random, concurrent_games: int, actions: int, in_flight: int
-                      ) -> dict[str, Any]:
+async def _throughput(db: Database, rng: random.Random, concurrent_games: int, actions: int, in_flight: int,
+                      first_channel: int = 10_000, ready: Any = None) -> dict[str, Any]:
+    """``first_channel``: where this run's games start (two processes on one database use
+    different ranges); ``ready()``: called once the games are open, before the clock starts."""
     service = GameService(db)
     users: dict[int, dict[str, Actor]] = {}
-    ids = await _open_games(service, concurrent_games, 10_000, users)
-    next_channel = 10_000 + concurrent_games
+    ids = await _open_games(service, concurrent_games, first_channel, users)
+    if ready is not None:
+        ready()
+    next_channel = first_channel + concurrent_games
     latencies: list[float] = []
     refused = 0
     in_flight = min(in_flight, concurrent_games)
