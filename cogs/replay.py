@@ -79,7 +79,8 @@ def replay_message(replay: Replay, snapshot: Snapshot, *, images: bool = True) -
     embed.add_field(
         name=f"Ply {snapshot.ply} / {replay.plies}", value=_ply_text(replay, snapshot), inline=False
     )
-    held = _secrets_text(replay, snapshot)
+    # At the last ply of a natural end the Result's "Revealed at the end" already lists them.
+    held = "" if last and public.get("revealed") else _secrets_text(replay, snapshot)
     if held:
         embed.add_field(name="🔓 Held in secret at this ply", value=held, inline=False)
     if last:
