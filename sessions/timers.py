@@ -50,11 +50,8 @@ class TimerScheduler:
     async def pick_up_due(self) -> int:
         """Arm the due timers this process has not armed (their process died, or changed a
         game this one does not follow); returns how many."""
-        now = self._clock()
         picked = 0
-        for game_id, purpose, deadline in await self._service.db.timers():
-            if deadline > now:
-                break  # ordered by deadline
+        for game_id, purpose, deadline in await self._service.db.timers(due_by=self._clock()):
             if self._deadlines.get((game_id, purpose)) != deadline:
                 log.info("game %s: picked up a due %s timer armed elsewhere", game_id, purpose)
                 self._arm(game_id, purpose, deadline)
@@ -75,9 +72,10 @@ class TimerScheduler:
 
     async def refresh(self, game_id: int) -> None:
         """Follow the database for one game: arm its stored timers, drop the ones it no longer has."""
-        purposes = set(TIMER_PURPOSES) | {purpose for (gid, purpose) in self._tasks if gid == game_id}
+        stored = {purpose: deadline for _, purpose, deadline in await self._service.db.timers(game_id=game_id)}
+        purposes = set(TIMER_PURPOSES) | set(stored) | {purpose for (gid, purpose) in self._tasks if gid == game_id}
         for purpose in sorted(purposes):
-            deadline = await self._service.db.timer(game_id, purpose)
+            deadline = stored.get(purpose)
             if deadline is None:
                 self._cancel(game_id, purpose)
             else:

@@ -670,11 +670,20 @@ class Database(RatingTables):
     async def clear_timer(self, game_id: int, purpose: str) -> None:
         await self._run("DELETE FROM timers WHERE game_id = ? AND purpose = ?", (game_id, purpose))
 
-    async def timers(self) -> list[tuple[int, str, float]]:
-        """Pending timers, except those of damaged games."""
+    async def timers(
+        self, *, due_by: float | None = None, game_id: int | None = None
+    ) -> list[tuple[int, str, float]]:
+        """Pending timers (game id, purpose, deadline) by deadline, except those of damaged
+        games; only those due by ``due_by`` and / or of ``game_id`` when given."""
+        where, params = ["game_id NOT IN (SELECT game_id FROM damaged_games)"], []
+        if due_by is not None:
+            where.append("deadline <= ?")
+            params.append(due_by)
+        if game_id is not None:
+            where.append("game_id = ?")
+            params.append(game_id)
         rows = await self._fetch(
-            "SELECT game_id, purpose, deadline FROM timers "
-            "WHERE game_id NOT IN (SELECT game_id FROM damaged_games) ORDER BY deadline")
+            f"SELECT game_id, purpose, deadline FROM timers WHERE {' AND '.join(where)} ORDER BY deadline", params)
         return [(r[0], r[1], r[2]) for r in rows]
 
     async def timer(self, game_id: int, purpose: str) -> float | None:

@@ -218,3 +218,16 @@ async def test_a_progress_line_is_updated_in_place_and_members_choose_how_they_a
         assert (await db.notify_pref(42), await db.notify_pref(43)) == ("dm", "channel")
         with pytest.raises(ConstraintViolation):
             await db.set_notify_pref(42, "loud")
+
+
+async def test_timers_can_be_read_by_game_and_by_due_time(database_target):
+    """What the scheduler reads: one game's timers in one query, and only the due ones when it
+    polls for timers armed by another process."""
+    async with await Database.open(database_target) as db:
+        first, second = await new_game(db, channel=1), await new_game(db, channel=2)
+        await db.set_timers(first.id, {"turn": 300.0, "remind": 150.0})
+        await db.set_timers(second.id, {"turn": 100.0})
+        assert await db.timers(game_id=first.id) == [(first.id, "remind", 150.0), (first.id, "turn", 300.0)]
+        assert await db.timers(due_by=150.0) == [(second.id, "turn", 100.0), (first.id, "remind", 150.0)]
+        assert await db.timers(due_by=99.0) == []
+        assert len(await db.timers()) == 3
