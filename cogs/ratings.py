@@ -22,6 +22,7 @@ from discord.ext import commands
 from cogs import errors
 from cogs.errors import AnnouncementDelayed
 from cogs.flow import actor_of
+from cogs.group import AppCommand, GameGroupCog
 from cogs.rules import game_choices
 from engine import registry
 from render import text
@@ -39,7 +40,6 @@ PREFIX = "dtl"
 PAGE_SIZE = 10
 CHART_POINTS = 300  # rated games drawn per line of the profile chart (the latest ones)
 BROKEN = "⚠️ That button is broken or from an old version. Run the command again."
-AppCommand = app_commands.Command[Any, Any, None]
 RATING_NOTE = (
     "Ratings are openskill (Plackett–Luce) ratings: the number shown is μ − 3σ scaled so a newcomer "
     "starts at 1,000; it rises as the system grows sure of your skill."
@@ -61,7 +61,7 @@ def known_game(raw: str) -> str:
     return name
 
 
-class Ratings(commands.Cog):
+class Ratings(GameGroupCog):
     """Adds leaderboard, profile, history and hint to the /game group and routes ``dtl:`` clicks."""
 
     def __init__(self, bot: DragonTavern) -> None:
@@ -80,20 +80,7 @@ class Ratings(commands.Cog):
         hint: AppCommand = app_commands.Command(
             name="hint", description="The AI's suggestion for your move, shown only to you", callback=self.hint
         )
-        self._commands = (leaderboard, profile, history, hint)
-
-    async def cog_load(self) -> None:
-        group = self.bot.tree.get_command("game")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("cogs.ratings needs cogs.games (the /game group) loaded first")
-        for command in self._commands:
-            group.add_command(command, override=True)
-
-    async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command("game")
-        if isinstance(group, app_commands.Group):
-            for command in self._commands:
-                group.remove_command(command.name)
+        self.group_commands = (leaderboard, profile, history, hint)
 
     # -- /game leaderboard ------------------------------------------------------------------
     @app_commands.describe(game="Which game")

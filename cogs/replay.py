@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 import render
 from cogs import components, results, routing
+from cogs.group import AppCommand, GameGroupCog
 from cogs.ui import ui_for
 from engine import Event, registry
 from render import text
@@ -54,7 +54,6 @@ EVENT_LINES = 12  # a ply's texts shown under the board (the export has them all
 # One GIF is drawn at a time: it takes seconds of CPU and tens of megabytes. A thread lock
 # (taken inside the worker thread), so it belongs to no event loop.
 _GIF_TURNS = threading.Lock()
-AppCommand = app_commands.Command[Any, Any, None]
 
 
 # -- the message --------------------------------------------------------------------------------
@@ -244,27 +243,17 @@ def _as_new(message: dict[str, Any]) -> dict[str, Any]:
 # -- /game replay ---------------------------------------------------------------------------------
 
 
-class Replays(commands.Cog):
+class Replays(GameGroupCog):
     """Adds /game replay to the /game group (owned by cogs.games)."""
 
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
-        self._command: AppCommand = app_commands.Command(
+        replay: AppCommand = app_commands.Command(
             name="replay",
             description="Step through a game that is over, move by move (with a GIF and an export)",
             callback=self.replay,
         )
-
-    async def cog_load(self) -> None:
-        group = self.bot.tree.get_command("game")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("cogs.replay needs cogs.games (the /game group) loaded first")
-        group.add_command(self._command, override=True)
-
-    async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command("game")
-        if isinstance(group, app_commands.Group):
-            group.remove_command(self._command.name)
+        self.group_commands = (replay,)
 
     @app_commands.describe(game="The game's number (its board and /game list show it)")
     async def replay(self, interaction: discord.Interaction, game: int) -> None:

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from cogs import errors
 from cogs.components import Layout
+from cogs.group import AppCommand, GameGroupCog
 from engine import handbook, registry
 from render import text
 from render.handbook import first_page_of, game_pages, game_sections
@@ -30,7 +31,6 @@ log = logging.getLogger("dragon_tavern.cogs.rules")
 PREFIX = "dtr"
 BROKEN = "⚠️ That rules control is broken or from an old version. Open the rules again with `/game rules`."
 SECTION_LABEL = 100  # a select option's label
-AppCommand = app_commands.Command[Any, Any, None]
 
 HELP_TEXT = (
     "**Starting a game.** In a server channel, `/game new` opens a lobby (pick the game; options are "
@@ -147,7 +147,7 @@ def card_embed(card: handbook.CardEntry) -> discord.Embed:
     return text.fit_embed(embed)
 
 
-class Rules(commands.Cog):
+class Rules(GameGroupCog):
     """Adds rules, card and help to the /game group (owned by cogs.games) and routes ``dtr:`` clicks."""
 
     def __init__(self, bot: DragonTavern) -> None:
@@ -164,20 +164,7 @@ class Rules(commands.Cog):
         help_command: AppCommand = app_commands.Command(
             name="help", description="How to play on Discord, in short", callback=self.help
         )
-        self._commands = (rules, card, help_command)
-
-    async def cog_load(self) -> None:
-        group = self.bot.tree.get_command("game")
-        if not isinstance(group, app_commands.Group):
-            raise RuntimeError("cogs.rules needs cogs.games (the /game group) loaded first")
-        for command in self._commands:
-            group.add_command(command, override=True)
-
-    async def cog_unload(self) -> None:
-        group = self.bot.tree.get_command("game")
-        if isinstance(group, app_commands.Group):
-            for command in self._commands:
-                group.remove_command(command.name)
+        self.group_commands = (rules, card, help_command)
 
     # -- commands ---------------------------------------------------------------------------
     @app_commands.describe(game="Which game", section="Open at this section (optional)")
