@@ -15,7 +15,7 @@ import contextvars
 import logging
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -87,23 +87,15 @@ class SqliteBackend:
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         async with self._exclusive():
-            try:
+            with _storage_errors("read"):  # IntegrityError: an INSERT ... RETURNING
                 return list(await self.conn.execute_fetchall(sql, params))
-            except sqlite3.OperationalError as exc:
-                raise DatabaseUnavailable(f"The database could not be read: {exc}.") from exc
-            except sqlite3.IntegrityError as exc:  # an INSERT ... RETURNING
-                raise ConstraintViolation(str(exc)) from exc
 
     async def run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         if not self._in_transaction.get():
             self.check_same_file()
         async with self._exclusive():
-            try:
+            with _storage_errors("written"):
                 cursor = await self.conn.executemany(sql, rows)
-            except sqlite3.OperationalError as exc:
-                raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
-            except sqlite3.IntegrityError as exc:
-                raise ConstraintViolation(str(exc)) from exc
             await cursor.close()
 
     async def run(self, sql: str, params: Sequence[Any] = ()) -> int:
@@ -112,12 +104,8 @@ class SqliteBackend:
         if not self._in_transaction.get():  # a transaction checked at BEGIN
             self.check_same_file()
         async with self._exclusive():
-            try:
+            with _storage_errors("written"):
                 cursor = await self.conn.execute(sql, params)
-            except sqlite3.OperationalError as exc:
-                raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
-            except sqlite3.IntegrityError as exc:
-                raise ConstraintViolation(str(exc)) from exc
             try:
                 return cursor.rowcount
             finally:
@@ -153,12 +141,8 @@ class SqliteBackend:
         function on its thread, hence its ``_execute``."""
         async with self._lock:
             self.check_same_file()
-            try:
+            with _storage_errors("written"):
                 rows: list[Any] = await self.conn._execute(_write_transaction, self.conn._conn, steps)
-            except sqlite3.OperationalError as exc:
-                raise DatabaseUnavailable(f"The database could not be written: {exc}.") from exc
-            except sqlite3.IntegrityError as exc:
-                raise ConstraintViolation(str(exc)) from exc
             return rows
 
     async def _rollback(self) -> None:
@@ -278,6 +262,18 @@ class SqliteBackend:
             await self.conn.executescript(
                 f"BEGIN;\n{sql}\nINSERT INTO schema_migrations VALUES ({version}, {clock()});\nCOMMIT;"
             )
+
+
+@contextlib.contextmanager
+def _storage_errors(doing: str) -> Iterator[None]:
+    """sqlite3's failures as storage's: locked, disk full, I/O -> DatabaseUnavailable ("could
+    not be <doing>"); a broken constraint -> ConstraintViolation."""
+    try:
+        yield
+    except sqlite3.OperationalError as exc:
+        raise DatabaseUnavailable(f"The database could not be {doing}: {exc}.") from exc
+    except sqlite3.IntegrityError as exc:
+        raise ConstraintViolation(str(exc)) from exc
 
 
 def _write_transaction(conn: sqlite3.Connection, steps: Sequence[tuple[str, Any, bool]]) -> list[Any]:
