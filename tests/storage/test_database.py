@@ -15,18 +15,12 @@ from storage import (
     VersionConflict,
 )
 from storage.db import _migrations
+from tests.storage.records import new_game, seat
 
 # Every migration file in storage/migrations (numbers may have gaps while branches merge).
 ALL_MIGRATIONS = [version for version, _ in _migrations()]
 
 
-def seat(n: int, user: int | None = None, ai: str | None = None) -> SeatRecord:
-    return SeatRecord(seat=f"p{n}", position=n - 1, user_id=user, ai_level=ai, display_name=f"player{n}")
-
-
-async def new_game(db: Database, channel: int = 10, **kw):
-    return await db.create_game(kind="tally", guild_id=1, channel_id=channel, host_user_id=100, options={},
-                                seed=42, seats=[seat(1, 100)], **kw)
 
 
 async def test_migrations_from_empty_are_applied_and_recorded(database_target):

@@ -7,25 +7,10 @@ import asyncio
 
 import pytest
 
-from storage import ChannelBusy, Database, SeatRecord, StorageError, VersionConflict
+from storage import ChannelBusy, Database, StorageError, VersionConflict
 from storage.postgres import numbered_placeholders
 from storage.schema import postgres_ddl
-
-
-def seat(n: int, user: int) -> SeatRecord:
-    return SeatRecord(seat=f"p{n}", position=n - 1, user_id=user, ai_level=None, display_name=f"player{n}")
-
-
-async def new_game(db: Database, channel: int = 10):
-    return await db.create_game(
-        kind="tally",
-        guild_id=1,
-        channel_id=channel,
-        host_user_id=100,
-        options={},
-        seed=42,
-        seats=[seat(1, 100)],
-    )
+from tests.storage.records import new_game, seat
 
 
 @pytest.fixture

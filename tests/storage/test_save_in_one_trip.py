@@ -9,27 +9,12 @@ import pytest
 
 from storage import ActionRow, Database, SeatRecord, VersionConflict
 from storage.db import _decode_json, _encode_json
-
-
-def seat(n: int, user: int | None = None) -> SeatRecord:
-    return SeatRecord(seat=f"p{n}", position=n - 1, user_id=user, ai_level=None, display_name=f"player{n}")
-
-
-async def new_game(db: Database, channel: int = 10):
-    return await db.create_game(
-        kind="tally",
-        guild_id=1,
-        channel_id=channel,
-        host_user_id=100,
-        options={},
-        seed=42,
-        seats=[seat(1, 100), seat(2, 200)],
-    )
+from tests.storage.records import new_game, seat
 
 
 async def test_timers_are_set_and_removed_with_the_save(tmp_path):
     async with await Database.open(tmp_path / "db.sqlite3") as db:
-        rec = await new_game(db)
+        rec = await new_game(db, seats=[seat(1, 100), seat(2, 200)])
         v1 = await db.save_game(
             rec.id,
             rec.version,
@@ -48,7 +33,7 @@ async def test_timers_are_set_and_removed_with_the_save(tmp_path):
 
 async def test_a_stale_version_writes_nothing_at_all(tmp_path):
     async with await Database.open(tmp_path / "db.sqlite3") as db:
-        rec = await new_game(db)
+        rec = await new_game(db, seats=[seat(1, 100), seat(2, 200)])
         v1 = await db.save_game(
             rec.id,
             rec.version,
@@ -78,7 +63,7 @@ async def test_a_stale_version_writes_nothing_at_all(tmp_path):
 
 async def test_the_game_loads_with_its_seats_in_position_order(tmp_path):
     async with await Database.open(tmp_path / "db.sqlite3") as db:
-        rec = await new_game(db)
+        rec = await new_game(db, seats=[seat(1, 100), seat(2, 200)])
         moved = [
             SeatRecord(seat="p2", position=0, user_id=200, ai_level=None, display_name="b"),
             SeatRecord(
