@@ -30,6 +30,7 @@ from storage.errors import (
     VersionConflict,
 )
 from storage.ratings import RateGame, RatingTables
+from storage.rowcache import DEFAULT_CAPACITY, GameRowCache, GameRows
 from storage.schema import latest_schema_version, migrations
 from storage.sqlite import SqliteBackend
 
@@ -49,6 +50,9 @@ class Backend(Protocol):
 
     name: str
     closed: bool
+    # True when this process alone writes the data (SQLite: one process owns the file), so
+    # Database may serve game loads from what it read and wrote (storage.rowcache).
+    exclusive: bool
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]: ...
 
@@ -185,6 +189,7 @@ class Database(RatingTables):
     def __init__(self, backend: Backend, clock: Callable[[], float]) -> None:
         self._backend = backend
         self._clock = clock
+        self._rows = GameRowCache(DEFAULT_CAPACITY if backend.exclusive else 0)
         # Called with a game id when a game is newly found damaged (the bot announces it).
         self.on_damaged: Callable[[int], None] | None = None
 
@@ -211,6 +216,12 @@ class Database(RatingTables):
     def backend_name(self) -> str:
         """'sqlite' or 'postgres'."""
         return self._backend.name
+
+    @property
+    def exclusive(self) -> bool:
+        """True when this process alone writes the database (SQLite): what it read and wrote
+        stays true; False on PostgreSQL, where other processes write too."""
+        return self._backend.exclusive
 
     @property
     def path(self) -> Path | None:
@@ -321,9 +332,26 @@ class Database(RatingTables):
 
     async def load_game(self, game_id: int) -> GameRecord:
         """One game with its seats. GameNotFound if there is no such game (or the id is out of
-        SQLite's range); GameDamaged if its saved data cannot be decoded."""
+        SQLite's range); GameDamaged if its saved data cannot be decoded. When this process
+        owns the database, the rows come from what it last read or wrote (storage.rowcache)."""
         if not 0 < game_id <= MAX_ROW_ID:
             raise GameNotFound(f"Game {game_id} does not exist.")
+        rows = self._rows.get(game_id)
+        if rows is None:
+            self._rows.start_read(game_id)
+            try:
+                rows = await self._read_game_rows(game_id)
+            finally:
+                self._rows.finish_read(game_id, rows)
+        try:
+            record = _game_from_row(rows.game)
+        except _DECODE_ERRORS as exc:
+            await self.mark_damaged(game_id, f"saved data cannot be decoded: {exc}")
+            raise GameDamaged(DAMAGED_MESSAGE) from exc
+        record.seats = [_seat_from_row(seat) for seat in rows.seats]
+        return record
+
+    async def _read_game_rows(self, game_id: int) -> GameRows:
         # The game and its seats in one statement (one row per seat, the game's columns repeated):
         # every statement is a round trip to the database thread, and a click loads a game.
         rows = await self._fetch(
@@ -336,18 +364,13 @@ class Database(RatingTables):
             raise GameNotFound(f"Game {game_id} does not exist.")
         if rows[0]["damaged"]:
             raise GameDamaged(DAMAGED_MESSAGE)
-        try:
-            record = _game_from_row(rows[0])
-        except _DECODE_ERRORS as exc:
-            await self.mark_damaged(game_id, f"saved data cannot be decoded: {exc}")
-            raise GameDamaged(DAMAGED_MESSAGE) from exc
-        record.seats = [
-            SeatRecord(seat=r["seat_id"], position=r["seat_position"], user_id=r["seat_user_id"],
-                       ai_level=r["seat_ai_level"], display_name=r["seat_display_name"],
-                       timeouts_in_a_row=r["seat_timeouts"], private_route=r["seat_private_route"])
-            for r in rows if r["seat_id"] is not None
-        ]
-        return record
+        game = {column: rows[0][column] for column in rows[0].keys()  # noqa: SIM118 (a Row iterates values)
+                if column != "damaged" and not column.startswith("seat_")}
+        seats = [{"seat": r["seat_id"], "position": r["seat_position"], "user_id": r["seat_user_id"],
+                  "ai_level": r["seat_ai_level"], "display_name": r["seat_display_name"],
+                  "timeouts_in_a_row": r["seat_timeouts"], "private_route": r["seat_private_route"]}
+                 for r in rows if r["seat_id"] is not None]
+        return GameRows(game, seats)
 
     async def game_access(self, game_id: int, user_id: int) -> GameAccess | None:
         """The guild, channel and status of a game and whether ``user_id`` is seated in it, or
@@ -381,6 +404,8 @@ class Database(RatingTables):
         except StorageError as exc:
             log.error("game %s is damaged (%s) and could not be marked so: %s", game_id, reason, exc)
             return False
+        finally:
+            self._rows.forget(game_id)
         if rowcount != 1:
             return False
         log.error("game %s is damaged and set aside: %s", game_id, reason)
@@ -483,29 +508,26 @@ class Database(RatingTables):
         every write and COMMIT (see the backends' ``run_steps``).
         """
         now = self._clock()
-        sets = ["version = version + 1", "updated_at = ?"]
-        params: list[Any] = [now]
+        # The games columns written, as stored (also what the row cache is patched with).
+        columns: dict[str, Any] = {"updated_at": now}
         if state is not None:
-            sets.append("state = ?")
-            params.append(_encode_json(state))
+            columns["state"] = _encode_json(state)
         if status is not None:
-            sets.append("status = ?")
-            params.append(status)
+            columns["status"] = status
             if status == "finished":
-                sets.append("finished_at = ?")
-                params.append(now)
+                columns["finished_at"] = now
         if result is not None:
-            sets.append("result = ?")
-            params.append(_encode_json(result))
+            columns["result"] = _encode_json(result)
         if options is not None:  # lobby choices kept with the options (e.g. team picks)
-            sets.append("options = ?")
-            params.append(_encode_json(options))
+            columns["options"] = _encode_json(options)
+        sets = ", ".join(f"{column} = ?" for column in columns)
         # The writes, in order; the first is the version check (it returns the game's row only
         # when the stored version is the expected one).
         steps: list[_Step] = [(
-            f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ? RETURNING id",
-            [*params, game_id, expected_version], False,
+            f"UPDATE games SET version = version + 1, {sets} WHERE id = ? AND version = ? RETURNING id",
+            [*columns.values(), game_id, expected_version], False,
         )]
+        columns["version"] = expected_version + 1
         for a in actions:  # seq continues the log, computed in the INSERT itself
             steps.append((
                 "INSERT INTO actions (game_id, seq, version, seat, user_id, source, action, created_at) "
@@ -514,12 +536,7 @@ class Database(RatingTables):
             ))
         if seats is not None:
             steps.append(("DELETE FROM seats WHERE game_id = ?", (game_id,), False))
-            steps.append((
-                "INSERT INTO seats (game_id, seat, position, user_id, ai_level, display_name, timeouts_in_a_row, "
-                "private_route) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, s.seat, s.position, s.user_id, s.ai_level, s.display_name, s.timeouts_in_a_row,
-                  s.private_route) for s in seats], True,
-            ))
+            steps.append((_INSERT_SEAT, [(game_id, *_seat_columns(s).values()) for s in seats], True))
         if clear_timers:
             steps.append(("DELETE FROM timers WHERE game_id = ?", (game_id,), False))
         due = [(purpose, deadline) for purpose, deadline in (timers or {}).items() if deadline is not None]
@@ -544,11 +561,22 @@ class Database(RatingTables):
         if announce is not None:  # the outbox row, as _queue_announcement writes it
             steps.append(("INSERT INTO outbox (game_id, version, events, created_at) VALUES (?, ?, ?, ?)",
                           (game_id, expected_version + 1, _encode_json(list(announce)), now), False))
-        if rate is None or status != "finished":
+        try:
+            await self._write_game(game_id, steps, rate if status == "finished" else None)
+        except BaseException:
+            self._rows.forget(game_id)  # whatever happened, the next load reads the database
+            raise
+        seat_rows = None if seats is None else [_seat_columns(s) for s in seats]
+        self._rows.wrote(game_id, columns, expected_version=expected_version, seats=seat_rows)
+        return expected_version + 1
+
+    async def _write_game(self, game_id: int, steps: list[_Step], rate: RateGame | None) -> None:
+        """Run a save's steps in one transaction; the first is the version check."""
+        if rate is None:
             # The usual save: the whole transaction in one trip (SQLite: one call to its thread).
             if len(await self._backend.run_steps(steps)) != 1:
                 raise VersionConflict("The game changed meanwhile; nothing was saved.")
-            return expected_version + 1
+            return
         async with self._transaction():  # a finish that updates ratings: those need reads first
             sql, args, _ = steps[0]
             if len(await self._fetch(sql, args)) != 1:
@@ -558,9 +586,7 @@ class Database(RatingTables):
                     await self._run_many(sql, args)
                 else:
                     await self._fetch(sql, args)
-            if rate is not None and status == "finished":
-                await self._rate_finished_game(game_id, rate)
-        return expected_version + 1
+            await self._rate_finished_game(game_id, rate)
 
     # -- the outbox -----------------------------------------------------------------------
     async def queue_announcement(self, game_id: int, events: Sequence[dict[str, Any]]) -> None:
@@ -611,7 +637,10 @@ class Database(RatingTables):
                 if old and old[-1].startswith(PROGRESS_MARK) and any(x.startswith(PROGRESS_MARK) for x in lines):
                     old = old[:-1]  # a progress line ("✍️ still planning: …") is updated, not repeated
                 new_recent = (old + list(lines))[-keep:]
-                await self._run("UPDATE games SET recent = ? WHERE id = ?", (json.dumps(new_recent), game_id))
+                stored = json.dumps(new_recent)
+                await self._run("UPDATE games SET recent = ? WHERE id = ?", (stored, game_id))
+            if new_recent is not None:
+                self._rows.wrote(game_id, {"recent": stored})
         return new_recent
 
     async def finish_announcements(self, announcements: Sequence[Announcement]) -> None:
@@ -621,15 +650,29 @@ class Database(RatingTables):
             await self._run(f"DELETE FROM outbox WHERE id IN ({','.join('?' * len(ids))})", ids)
 
     async def set_host(self, game_id: int, user_id: int | None) -> None:
-        await self._run("UPDATE games SET host_user_id = ? WHERE id = ?", (user_id, game_id))
+        await self._update_game(game_id, "host_user_id", user_id)
 
     async def set_private_route(self, game_id: int, seat: str, route: str) -> None:
-        await self._run(
-            "UPDATE seats SET private_route = ? WHERE game_id = ? AND seat = ?", (route, game_id, seat)
-        )
+        try:
+            await self._run(
+                "UPDATE seats SET private_route = ? WHERE game_id = ? AND seat = ?", (route, game_id, seat)
+            )
+        except BaseException:
+            self._rows.forget(game_id)
+            raise
+        self._rows.wrote_seat(game_id, seat, {"private_route": route})
+
+    async def _update_game(self, game_id: int, column: str, value: Any) -> None:
+        """Set one column of a game that no version check guards (not part of its state)."""
+        try:
+            await self._run(f"UPDATE games SET {column} = ? WHERE id = ?", (value, game_id))
+        except BaseException:
+            self._rows.forget(game_id)
+            raise
+        self._rows.wrote(game_id, {column: value})
 
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
-        await self._run("UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id))
+        await self._update_game(game_id, "board_message_id", message_id)
 
     async def actions(self, game_id: int) -> list[LoggedAction]:
         rows = await self._fetch(
@@ -769,15 +812,7 @@ class Database(RatingTables):
         return [_seat_from_row(r) for r in rows]
 
     async def _write_seats(self, game_id: int, seats: Sequence[SeatRecord]) -> None:
-        await self._run_many(
-            "INSERT INTO seats (game_id, seat, position, user_id, ai_level, display_name, timeouts_in_a_row, "
-            "private_route) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (game_id, s.seat, s.position, s.user_id, s.ai_level, s.display_name, s.timeouts_in_a_row,
-                 s.private_route)
-                for s in seats
-            ],
-        )
+        await self._run_many(_INSERT_SEAT, [(game_id, *_seat_columns(s).values()) for s in seats])
 
 
 # A write in a transaction: (sql, parameters, many): ``many`` runs the statement once per row.
@@ -838,6 +873,17 @@ def _game_from_row(r: Any) -> GameRecord:
         updated_at=r["updated_at"],
         recent=_json_field(r, "recent", list, nullable=False),
     )
+
+
+_INSERT_SEAT = ("INSERT INTO seats (game_id, seat, position, user_id, ai_level, display_name, timeouts_in_a_row, "
+                "private_route) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+
+
+def _seat_columns(s: SeatRecord) -> dict[str, Any]:
+    """A seat's columns as stored, in _INSERT_SEAT's order (after game_id)."""
+    return {"seat": s.seat, "position": s.position, "user_id": s.user_id, "ai_level": s.ai_level,
+            "display_name": s.display_name, "timeouts_in_a_row": s.timeouts_in_a_row,
+            "private_route": s.private_route}
 
 
 def _seat_from_row(r: Any) -> SeatRecord:

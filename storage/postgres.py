@@ -66,6 +66,7 @@ def numbered_placeholders(sql: str) -> str:
 
 class PostgresBackend:
     name = "postgres"
+    exclusive = False  # several processes write the same games
 
     def __init__(self, pool: asyncpg.Pool, lock_pool: asyncpg.Pool, url: str) -> None:
         self.pool = pool

@@ -31,6 +31,7 @@ _SQLITE_HEADER = b"SQLite format 3\x00"
 
 class SqliteBackend:
     name = "sqlite"
+    exclusive = True  # one process owns the file
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self.conn = conn

@@ -124,10 +124,14 @@ async def test_in_a_dm_only_a_seated_player_reaches_the_game_and_never_its_lobby
     assert "alice has picked." in texts_of(last_board(channel))
 
 
-def _corrupt_state(db_path, game_id: int, state: str = "{not json") -> None:
+def _corrupt_state(bot, db_path, game_id: int, state: str = "{not json") -> None:
+    """Damage a game's row from outside. The running bot owns its SQLite file and serves loads
+    from what it wrote (storage.rowcache), so it is told to read this game again: the damage
+    stands for a row found broken when the bot next reads it."""
     with sqlite3.connect(db_path) as conn:
         conn.execute("UPDATE games SET state = ? WHERE id = ?", (state, game_id))
     conn.close()
+    bot.service.db._rows.forget(game_id)
 
 
 @pytest.mark.parametrize("bad_state", ["{not json", '{"scores": "a string the engine cannot load"}'])
@@ -141,7 +145,7 @@ async def test_a_corrupt_game_row_is_set_aside_and_every_other_game_works(two_se
     broken = (await bot.service.db.active_game_in_channel(channel.id)).id
     fine = (await bot.service.db.active_game_in_channel(second.id)).id
     board = last_board(channel)
-    _corrupt_state(db_path, broken, bad_state)
+    _corrupt_state(bot, db_path, broken, bad_state)
     caplog.set_level("ERROR")
     # /play in a DM lists every running game: the corrupt row must not break it for carol.
     result = await m["carol"].user.slash("play", action="+2")
@@ -175,7 +179,7 @@ async def test_damage_found_before_a_restart_is_announced_once_after_it(two_serv
     env, channel, _, m = two_servers
     await _running_game(channel, m["alice"], m["bob"])
     broken = (await env.bot.service.db.active_game_in_channel(channel.id)).id
-    _corrupt_state(db_path, broken)
+    _corrupt_state(env.bot, db_path, broken)
     from bot import create_bot
 
     await env.restart_bot(create_bot(database_path=db_path))
@@ -230,7 +234,7 @@ async def test_a_timer_on_a_corrupt_game_sets_it_aside_quietly_and_other_timers_
     await _running_game(channel, m["alice"], m["bob"])
     await _running_game(second, m["carol"], m["bob"])
     broken = (await env.bot.service.db.active_game_in_channel(channel.id)).id
-    _corrupt_state(db_path, broken)
+    _corrupt_state(env.bot, db_path, broken)
     caplog.set_level("ERROR")
     await env.advance_time(301)
     assert "carol ran out of time" in texts_of(last_board(second))
