@@ -1,4 +1,5 @@
-"""The SQLite backend (aiosqlite): one file, WAL mode, one connection, one process.
+"""The SQLite backend (aiosqlite): one file, WAL mode, one connection (and one for background
+checkpoints, storage.checkpoints), one process.
 
 It runs the statements that :class:`storage.db.Database` gives it. One connection serves every
 game, so a transaction holds a connection lock for its whole length (statements of other tasks
@@ -21,12 +22,14 @@ from typing import Any
 
 import aiosqlite
 
+from storage.checkpoints import BACKSTOP_PAGES, WalCheckpointer
 from storage.errors import ConstraintViolation, DatabaseGone, DatabaseUnavailable, StorageError
 from storage.schema import latest_schema_version, migrations
 
 log = logging.getLogger("dragon_tavern.storage.sqlite")
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
+CACHE_KIB = 65536  # PRAGMA cache_size: the most memory SQLite keeps pages in
 
 
 class SqliteBackend:
@@ -45,6 +48,7 @@ class SqliteBackend:
         self._identity: tuple[int, int] | None = None
         self.gone: str | None = None
         self._game_locks: dict[tuple[str, int], tuple[asyncio.Lock, int]] = {}  # see _keyed_lock
+        self.checkpointer = WalCheckpointer(path, self.check_same_file)
         self.closed = False
 
     @classmethod
@@ -62,6 +66,11 @@ class SqliteBackend:
             await backend.run(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
             await backend.run("PRAGMA journal_mode = WAL")
             await backend.run("PRAGMA synchronous = NORMAL")
+            # The checkpointer copies the WAL back beside the writes; this is its backstop.
+            await backend.run(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
+            # Up to 64 MiB of pages in memory (the default is 2 MiB): at a thousand open games
+            # the default cache misses, and each miss is a read from the file (~8% of a click).
+            await backend.run(f"PRAGMA cache_size = -{CACHE_KIB}")
             await backend._migrate(clock)
             backend._identity = _file_identity(path)
         except BaseException:
@@ -73,12 +82,14 @@ class SqliteBackend:
         if self.closed:
             return
         self.closed = True
+        await self.checkpointer.close()
         await self.conn.close()
 
     def close_now(self) -> None:
         if self.closed:
             return
         self.closed = True
+        self.checkpointer.close_now()
         self.conn.stop()
 
     # -- the four primitives ------------------------------------------------------------------
@@ -98,6 +109,7 @@ class SqliteBackend:
             with _storage_errors("written"):
                 cursor = await self.conn.executemany(sql, rows)
             await cursor.close()
+        self._committed_unless_in_transaction()
 
     async def run(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Execute one statement and close its cursor (an open cursor blocks COMMIT); return
@@ -111,6 +123,7 @@ class SqliteBackend:
                 return cursor.rowcount
             finally:
                 await cursor.close()
+                self._committed_unless_in_transaction()
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
@@ -130,6 +143,7 @@ class SqliteBackend:
             except BaseException:
                 await self._rollback()
                 raise
+            self.checkpointer.wrote()
         finally:
             self._in_transaction.reset(token)
             self._lock.release()
@@ -144,7 +158,14 @@ class SqliteBackend:
             self.check_same_file()
             with _storage_errors("written"):
                 rows: list[Any] = await self.conn._execute(_write_transaction, self.conn._conn, steps)
+            if rows:
+                self.checkpointer.wrote()
             return rows
+
+    def _committed_unless_in_transaction(self) -> None:
+        """A statement outside a transaction commits by itself (autocommit)."""
+        if not self._in_transaction.get():
+            self.checkpointer.wrote()
 
     async def _rollback(self) -> None:
         # SQLite may already have rolled back by itself (e.g. after SQLITE_FULL).
