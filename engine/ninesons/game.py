@@ -112,7 +112,8 @@ class NineSonsGame(Game):
         self.rng = Rng(seed)
         self.log: list[list[str]] = []  # [player, action] in order
         self.last: dict[str, Any] | None = None
-        self._legal_cache: tuple[int, dict[str, tuple]] | None = None
+        # (ply, lower-cased text -> action, the texts sorted): what _legal_map computed last
+        self._legal_cache: tuple[int, dict[str, tuple], list[str]] | None = None
         self._origin_cache: tuple[int, str, dict[str, list[str]]] | None = None
 
     # -- construction ----------------------------------------------------------------------
@@ -193,19 +194,23 @@ class NineSonsGame(Game):
             return []
         return [self.players[self.st.turn]]
 
-    def _legal_map(self) -> dict[str, tuple]:
+    def _legal_texts(self) -> tuple[dict[str, tuple], list[str]]:
+        """This ply's legal actions: lower-cased text -> action, and the texts sorted."""
         ply = len(self.log)
-        if self._legal_cache is not None and self._legal_cache[0] == ply:
-            return self._legal_cache[1]
-        acts = core.gen_actions(self.st)
-        m = {action_to_str(a, self.st.pending).lower(): a for a in acts}
-        self._legal_cache = (ply, m)
-        return m
+        if self._legal_cache is None or self._legal_cache[0] != ply:
+            acts = core.gen_actions(self.st)
+            texts = [action_to_str(a, self.st.pending) for a in acts]
+            by_text = {text.lower(): a for text, a in zip(texts, acts, strict=True)}
+            self._legal_cache = (ply, by_text, sorted(texts))
+        return self._legal_cache[1], self._legal_cache[2]
+
+    def _legal_map(self) -> dict[str, tuple]:
+        return self._legal_texts()[0]
 
     def legal_actions(self, player: str) -> list[str]:
         if self.st.over or player != self.players[self.st.turn]:
             return []
-        return sorted(action_to_str(a, self.st.pending) for a in self._legal_map().values())
+        return list(self._legal_texts()[1])
 
     def legal_by_origin(self, player: str) -> dict[str, list[str]]:
         """``player``'s legal actions grouped by :func:`origin_of` (what they pick up), each
@@ -258,10 +263,34 @@ class NineSonsGame(Game):
         if player != self.players[self.st.turn]:
             raise IllegalAction("It is not your turn.")
         key = _normalise(action)
-        act = self._legal_map().get(key)
+        act = self._parsed_legal(key)
+        if act is None:
+            act = self._legal_map().get(key)
         if act is None:
             raise IllegalAction(self._explain_illegal(action))
         return self._apply(act)
+
+    def _parsed_legal(self, key: str) -> tuple | None:
+        """The legal placement or move that ``key`` names exactly, found without writing out
+        every legal action as text (the legal map: ~90 strings per check, half an action's
+        engine time); None when it names none (or a taming choice is pending: the map)."""
+        if self.st.pending is not None:
+            return None
+        act: tuple
+        if "@" in key:
+            value, _, cell = key.partition("@")
+            if not value.isdigit() or cell not in CELL_INDEX:
+                return None
+            act = (PLACE, int(value), CELL_INDEX[cell])
+        else:
+            parts = key.split("-")
+            if len(parts) < 2 or not all(part in CELL_INDEX for part in parts):
+                return None
+            act = (MOVE, tuple(CELL_INDEX[part] for part in parts))
+        # The exact text of a legal action, as the legal map would have it ("03@b2" is not "3@b2").
+        if action_to_str(act) != key or act not in core.gen_actions(self.st):
+            return None
+        return act
 
     def _apply(self, act: tuple) -> list[Event]:
         st = self.st

@@ -94,3 +94,33 @@ def test_view_never_reveals_deck_order(seed, choices):
         who = g.to_act()[0]
         acts = g.legal_actions(who)
         g.play(who, acts[choices[i % len(choices)] % len(acts)])
+
+
+def every_text_a_click_could_send(g: NineSonsGame) -> list[str]:
+    """Placements and moves over every cell (legal or not), in the forms players type."""
+    cells = list(CELL_INDEX)
+    texts = [f"{v}@{c}" for v in range(0, 8) for c in cells] + ["03@a1", "3@z9", "@a1", "x@a1"]
+    texts += [f"{a}-{b}" for a in cells for b in cells] + [f"{a.upper()} -> {b}" for a in cells[:4] for b in cells]
+    texts += ["-".join(path) for path in (("a1", "a2", "b2"), ("b2", "b1", "c1", "c2"), ("a1",), ("a1", "q1"))]
+    return texts + g.legal_actions(g.to_act()[0]) if not g.is_over else texts
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), choices=st.lists(st.integers(0, 999), min_size=1, max_size=40))
+def test_a_click_is_accepted_exactly_when_the_legal_list_has_it(seed, choices):
+    """play() checks a placement or move by reading it (not by writing out every legal action):
+    it accepts a text exactly when its normalised form is among legal_actions, as before."""
+    g = new_game(P, seed)
+    for i in range(30):
+        if g.is_over:
+            break
+        who = g.to_act()[0]
+        legal = {a.lower() for a in g.legal_actions(who)}
+        for text in every_text_a_click_could_send(g):
+            key = text.strip().lower().replace(" ", "").replace("->", "-")
+            assert (g._parsed_legal(key) or g._legal_map().get(key)) == g._legal_map().get(key)
+            assert (g._legal_map().get(key) is not None) == (key in legal)
+            if key in legal and g.st.pending is None:  # the fast reading finds every legal one
+                assert g._parsed_legal(key) == g._legal_map()[key]
+        acts = g.legal_actions(who)
+        g.play(who, acts[choices[i % len(choices)] % len(acts)])
