@@ -41,6 +41,9 @@ TIMER_PURPOSES = (TURN_TIMER, REMIND_TIMER, LOBBY_TIMER)
 TURN_EVENT = "to_act"
 # A runaway engine or AI must never spin the bot forever.
 _MAX_AUTOMATIC_ACTIONS = 5000
+# How long a process keeps a server's settings when other processes share the database (and
+# may run that server's /config): a change reaches every process within this time.
+SHARED_SETTINGS_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -94,19 +97,25 @@ class GameService(StoreAccess):
         self.cards_dir = cards_dir  # the operator's folder of Farkle card files (FARKLE_CARDS_DIR)
         self._clock = clock
         self._seed_source = seed_source
-        self._settings: dict[int, GuildSettings] = {}
+        self._settings: dict[int, tuple[float, GuildSettings]] = {}  # guild -> (read at, monotonic; settings)
+        self.shared_settings_seconds = SHARED_SETTINGS_SECONDS
         self._host_locks: dict[tuple[int, int], asyncio.Lock] = {}  # (guild, member): one /game new at a time
 
     def lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
         return self.db.game_lock(game_id)
 
     async def settings(self, guild_id: int) -> GuildSettings:
-        """A guild's settings (cached: every change goes through :meth:`change_setting`)."""
+        """A guild's settings, cached: every change in this process goes through
+        :meth:`change_setting`. When several processes share the database, /config may run in
+        another one (the server's shard), so a cached copy is read again after
+        ``shared_settings_seconds``."""
+        now = time.monotonic()
         cached = self._settings.get(guild_id)
-        if cached is None:
-            cached = GuildSettings.from_stored(await self.db.guild_settings(guild_id))
-            self._settings[guild_id] = cached
-        return cached
+        if cached is not None and (self.db.exclusive or now - cached[0] < self.shared_settings_seconds):
+            return cached[1]
+        settings = GuildSettings.from_stored(await self.db.guild_settings(guild_id))
+        self._settings[guild_id] = (now, settings)
+        return settings
 
     async def setting_value(self, key: str, raw: str) -> Any:
         """A /config value as it will be stored; SessionError with the reason if it is refused.

@@ -3,6 +3,7 @@ from __future__ import annotations
 import pytest
 
 from tests.doubles import tally
+from tests.storage.postgres_server import drop_database, fresh_database_url
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -28,6 +29,21 @@ def _stop_started_bots(monkeypatch):
     yield
     for bot in started:
         bot.stop_background_work()
+
+
+@pytest.fixture
+async def pg_url():
+    """A fresh PostgreSQL database, for tests of PostgreSQL only."""
+    url = await fresh_database_url()
+    yield url
+    await drop_database(url)
+
+
+def pytest_collection_modifyitems(items):
+    """Tests on a PostgreSQL-only database carry the `postgres` marker too (-m postgres)."""
+    for item in items:
+        if "pg_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
 
 
 def pytest_sessionfinish(session, exitstatus):

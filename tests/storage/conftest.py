@@ -14,18 +14,3 @@ async def database_target(request, tmp_path):
     url = await fresh_database_url()
     yield url
     await drop_database(url)
-
-
-@pytest.fixture
-async def pg_url():
-    """A fresh PostgreSQL database, for tests of PostgreSQL only."""
-    url = await fresh_database_url()
-    yield url
-    await drop_database(url)
-
-
-def pytest_collection_modifyitems(items):
-    """Tests on a PostgreSQL-only database carry the `postgres` marker too (-m postgres)."""
-    for item in items:
-        if "pg_url" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.postgres)
