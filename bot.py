@@ -143,9 +143,18 @@ def load_settings(env: dict[str, str] | None = None) -> BotSettings:
         poll_seconds = -1.0
     if poll_seconds is not None and not 0 <= poll_seconds <= 3600:
         raise ConfigError(f"TIMER_POLL_SECONDS must be a number of seconds from 0 (never) to 3600, not `{poll[:40]}`.")
+    shards = load_shards(env)
+    others_run_shards = shards is not None and shards.ids is not None and len(shards.ids) < (shards.count or 0)
+    if others_run_shards and (url is None or url.startswith("sqlite://")):
+        # The game locks of a SQLite bot live in its process, and its storage keeps what it
+        # wrote (storage.rowcache): a second process on the same file would break both.
+        raise ConfigError("SHARD_IDS runs some shards here and the others in other processes, and those must share "
+                          "one PostgreSQL database (a SQLite file belongs to one process). Set DATABASE_URL="
+                          "postgresql://user:password@host:port/database, or leave SHARD_IDS empty to run every "
+                          "shard in this process.")
     return BotSettings(token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
                        log_level=level, farkle_cards_dir=Path(cards).resolve() if cards else None,
-                       database_url=url, shards=load_shards(env), timer_poll_seconds=poll_seconds)
+                       database_url=url, shards=shards, timer_poll_seconds=poll_seconds)
 
 
 def _clock() -> float:

@@ -27,10 +27,19 @@ def test_shard_count_alone_runs_every_shard_in_this_process(tmp_path):
 
 
 def test_shard_ids_pick_this_process_s_shards(tmp_path):
-    plan = settings(SHARD_COUNT="4", SHARD_IDS=" 3, 2").shards
+    plan = settings(SHARD_COUNT="4", SHARD_IDS=" 3, 2", DATABASE_URL="postgresql://tavern@db/tavern").shards
     assert plan == ShardPlan(count=4, ids=(2, 3)) and not plan.holds_shard_zero
     bot = create_bot(database_path=tmp_path / "b.sqlite3", shards=plan)
     assert isinstance(bot, commands.AutoShardedBot) and bot.shard_ids == [2, 3]
+
+
+@pytest.mark.parametrize("database", [{}, {"DATABASE_PATH": "games.sqlite3"}, {"DATABASE_URL": "sqlite:///g.sqlite3"}])
+def test_shards_split_over_processes_need_postgresql(database):
+    # Two processes on one SQLite file would each lock games in their own memory.
+    with pytest.raises(ConfigError, match=r"must share one PostgreSQL database.*DATABASE_URL=postgresql://"):
+        settings(SHARD_COUNT="2", SHARD_IDS="1", **database)
+    # Every shard named: one process after all, SQLite is fine.
+    assert settings(SHARD_COUNT="2", SHARD_IDS="1,0", **database).shards == ShardPlan(count=2, ids=(0, 1))
 
 
 def test_auto_lets_discord_choose_the_count():
