@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import statistics
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,23 @@ def rss_kib() -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+@contextlib.contextmanager
+def on_one_core() -> Iterator[str]:
+    """Run this thread (and the threads it starts, such as aiosqlite's) on one CPU, as a
+    process pinned with ``taskset -c N`` or systemd's ``CPUAffinity=N`` does. Yields what
+    it did, for the table ("cpu 0", or "not pinned" where the OS cannot)."""
+    if not hasattr(os, "sched_setaffinity"):
+        yield "not pinned"
+        return
+    before = os.sched_getaffinity(0)
+    cpu = min(before)
+    os.sched_setaffinity(0, {cpu})
+    try:
+        yield f"cpu {cpu}"
+    finally:
+        os.sched_setaffinity(0, before)
 
 
 def merge_results(key: str, data: dict[str, Any]) -> None:
