@@ -545,6 +545,26 @@ class NineSonsGame(Game):
         g.last = None if d["last"] is None else _deep(d["last"])
         return g
 
+    def copy(self) -> NineSonsGame:
+        """An independent copy without the JSON round trip (the service copies the game it
+        kept before each click instead of restoring it). The cards are frozen and the rules
+        never change after the start: those are shared."""
+        g = NineSonsGame.__new__(NineSonsGame)
+        g.players = list(self.players)
+        g.seed = self.seed
+        g.options = dict(self.options)
+        g.cards = list(self.cards)
+        g._index = dict(self._index)
+        g.rules = self.rules
+        g.st = self.st.copy()
+        g.st.pending = None if self.st.pending is None else list(self.st.pending)
+        g.rng = Rng.from_state(self.rng.state)
+        g.log = [list(entry) for entry in self.log]
+        g.last = None if self.last is None else _deep(self.last)
+        g._legal_cache = None
+        g._origin_cache = None
+        return g
+
     # -- the end ----------------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
