@@ -24,6 +24,7 @@ from render.text import echo
 from sessions import cardfiles
 from sessions.access import StoreAccess
 from sessions.errors import NotAllowed, SessionError, StaleAction
+from sessions.live import LiveGames
 from sessions.ratings import is_rated, rate_game
 from sessions.settings import GuildSettings, parse_setting
 from storage import ActionRow, ChannelBusy, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
@@ -99,6 +100,7 @@ class GameService(StoreAccess):
         self._seed_source = seed_source
         self._settings: dict[int, tuple[float, GuildSettings]] = {}  # guild -> (read at, monotonic; settings)
         self.shared_settings_seconds = SHARED_SETTINGS_SECONDS
+        self._live = LiveGames()  # the games this process last saved, copied instead of restored
         self._host_locks: dict[tuple[int, int], asyncio.Lock] = {}  # (guild, member): one /game new at a time
 
     def lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
@@ -296,7 +298,9 @@ class GameService(StoreAccess):
             rec = replace(rec, version=version, status="active", state=game.to_dict())
             log.info("game %s started: %s, %d seats (%d AI)", rec.id, rec.kind, len(rec.seats),
                      sum(1 for s in rec.seats if s.is_ai))
-            return await self._after_change(rec, game, events, previous_to_act=[])
+            outcome = await self._after_change(rec, game, events, previous_to_act=[])
+            self._live.keep(outcome.record.id, outcome.record.version, game)
+            return outcome
 
     async def cancel(self, game_id: int, actor: Actor) -> Outcome:
         async with self.lock(game_id):
@@ -330,7 +334,7 @@ class GameService(StoreAccess):
                 if done and done.seat == seat.seat and done.action == action:
                     return Outcome(rec, notice="Already done.", changed=False)
                 raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
-            game = await self._restore(rec)
+            game = await self._game_at(rec)
             if seat.seat not in game.to_act():
                 raise IllegalAction("It is not your turn.")
             previous = game.to_act()
@@ -342,12 +346,15 @@ class GameService(StoreAccess):
             row = ActionRow(seat.seat, action, "player", actor.user_id)
             if game.is_over or self._ai_to_act(rec.seats if seats is None else seats, game) is not None:
                 rec = await self._save_action(rec, game, row, seats, events, previous)
-                return await self._after_change(rec, game, events, previous_to_act=previous, secret=secret)
-            # The usual click: a human moves next. Its turn timer is saved with the action (one
-            # transaction, one commit), and nothing else follows the save.
-            timers = await self._turn_timers(rec, game, previous, secret)
-            rec = await self._save_action(rec, game, row, seats, events, previous, timers=timers)
-            return Outcome(rec, game, events)
+                outcome = await self._after_change(rec, game, events, previous_to_act=previous, secret=secret)
+            else:
+                # The usual click: a human moves next. Its turn timer is saved with the action
+                # (one transaction, one commit), and nothing else follows the save.
+                timers = await self._turn_timers(rec, game, previous, secret)
+                rec = await self._save_action(rec, game, row, seats, events, previous, timers=timers)
+                outcome = Outcome(rec, game, events)
+            self._live.keep(outcome.record.id, outcome.record.version, game)
+            return outcome
 
     async def resign(self, game_id: int, actor: Actor) -> Outcome:
         async with self.lock(game_id):
@@ -533,7 +540,7 @@ class GameService(StoreAccess):
     # -- reading --------------------------------------------------------------------------
     async def load(self, game_id: int) -> tuple[GameRecord, Game | None]:
         rec = await self.db.load_game(game_id)
-        game = await self._restore(rec) if rec.state is not None else None
+        game = await self._game_at(rec) if rec.state is not None else None
         return rec, game
 
     async def new_game_for(self, rec: GameRecord, setup: dict[str, Any] | None = None) -> Game:
@@ -561,6 +568,11 @@ class GameService(StoreAccess):
         return game
 
     # -- internals ------------------------------------------------------------------------
+    async def _game_at(self, rec: GameRecord) -> Game:
+        """The engine game of a record: a copy of the one this process kept when it saved that
+        version (sessions.live), else restored from the record's state."""
+        return self._live.copy_at(rec.id, rec.version) or await self._restore(rec)
+
     async def _restore(self, rec: GameRecord) -> Game:
         """The engine game of a saved record. A state the engine cannot load sets this one game
         aside as damaged (storage logs it once and the bot tells the channel), never others."""
