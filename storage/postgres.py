@@ -81,8 +81,10 @@ class PostgresBackend:
     async def open(cls, url: str, clock: Callable[[], float]) -> PostgresBackend:
         where = _without_password(url)
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=QUERY_POOL_SIZE)
-            lock_pool = await asyncpg.create_pool(url, min_size=0, max_size=LOCK_POOL_SIZE)
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=QUERY_POOL_SIZE,
+                                             reset=_keep_query_connection)
+            lock_pool = await asyncpg.create_pool(url, min_size=0, max_size=LOCK_POOL_SIZE,
+                                                  reset=_end_advisory_lock)
         except (*_UNAVAILABLE, asyncpg.PostgresError) as exc:
             raise StorageError(
                 f"Cannot connect to the database {where}: {exc}. Check DATABASE_URL and "
@@ -205,13 +207,11 @@ class PostgresBackend:
         self._game_locks[key] = (local, users + 1)
         args = ", ".join(f"${i}" for i in range(1, len(key) + 1))
         try:
+            # Giving the connection back ends the lock (_end_advisory_lock); a connection whose
+            # reset fails is closed by the pool, which ends it too.
             async with local, self.lock_pool.acquire() as conn:
                 await conn.execute(f"SELECT pg_advisory_lock({args})", *key)
-                try:
-                    yield
-                finally:
-                    # A connection whose unlock failed is closed by the pool, which ends the lock.
-                    await conn.execute(f"SELECT pg_advisory_unlock({args})", *key)
+                yield
         finally:
             local, users = self._game_locks[key]
             if users == 1:
@@ -250,6 +250,19 @@ class PostgresBackend:
                 if version not in done:
                     await conn.execute(postgres_ddl(sql))
                     await conn.execute("INSERT INTO schema_migrations VALUES ($1, $2)", version, clock())
+
+
+async def _keep_query_connection(conn: Any) -> None:
+    """A query connection given back to the pool. asyncpg's default reset query (advisory
+    unlocks, CLOSE ALL, UNLISTEN, RESET ALL) is a round trip on every release, and these
+    connections take no session lock, LISTEN nor SET; an open transaction is rolled back by
+    asyncpg before this runs."""
+
+
+async def _end_advisory_lock(conn: Any) -> None:
+    """A lock connection given back to the pool: its one session advisory lock ends here (one
+    round trip, where an unlock and then asyncpg's reset query took two)."""
+    await conn.execute("SELECT pg_advisory_unlock_all()")
 
 
 def _without_password(url: str) -> str:

@@ -49,6 +49,36 @@ async def test_another_games_lock_does_not_wait(two_processes):
                 pass
 
 
+async def advisory_locks(db: Database) -> int:
+    return (await db._backend.fetch("SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory'"))[0][0]
+
+
+async def test_a_game_lock_ends_when_its_connection_goes_back_to_the_pool(two_processes):
+    """The lock ends in the pool's reset (one round trip): nothing stays locked afterwards,
+    after an error inside it, or when the holder is cancelled."""
+    one, two = two_processes
+    rec = await new_game(one)
+    async with one.game_lock(rec.id):
+        assert await advisory_locks(two) == 1
+    assert await advisory_locks(two) == 0
+    with pytest.raises(RuntimeError):
+        async with one.game_lock(rec.id):
+            raise RuntimeError("a failed action")
+    holder = asyncio.create_task(hold(one, rec.id))
+    await asyncio.sleep(0.2)
+    holder.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await holder
+    async with asyncio.timeout(5), two.game_lock(rec.id):  # the other process gets it at once
+        assert await advisory_locks(one) == 1
+    assert await advisory_locks(one) == 0
+
+
+async def hold(db: Database, game_id: int) -> None:
+    async with db.game_lock(game_id):
+        await asyncio.sleep(60)
+
+
 async def test_a_due_timer_is_claimed_once_across_processes(two_processes):
     one, two = two_processes
     rec = await new_game(one)
