@@ -67,8 +67,8 @@ async def test_a_deleted_file_is_not_recreated_by_the_checkpointer(tmp_path):
     try:
         async with await Database.open(path) as db:
             checkpointer = sqlite_backend(db).checkpointer
+            rec = await new_game(db)  # (fewer writes than a checkpoint waits for)
             checkpointer.every = 1
-            rec = await new_game(db)
             path.unlink()
             checkpointer.wrote()
             await checkpointer.close()
