@@ -953,7 +953,8 @@ class Fuzzer:
                     self._leak("log", record.name, name, text)
         user_seat = {s.user_id: s.seat for s in rec.seats if s.user_id}
         # A DM may show anything its reader's own view holds or held earlier in this game (own
-        # items, since discarded or swapped; own deck...).
+        # items, since discarded or swapped; own deck...), and what the game told that seat
+        # alone (an item drawn and lost again between two scans: _legitimately_public).
         known = self._known.setdefault(rec.id, {})
         for seat in seats:
             known.setdefault(seat, set()).update(self.secrets.known(game, seat))
@@ -1007,9 +1008,13 @@ class Fuzzer:
                 continue
             events = game.play(row.seat, row.action)
             public |= self.secrets.public(game, [row])
+            told = self._known.setdefault(rec.id, {})
             for event in events:
+                named = {n for n in self._all_names if self._pattern(n).search(event.text)}
                 if event.to is None:
-                    public |= {n for n in self._all_names if self._pattern(n).search(event.text)}
+                    public |= named
+                else:  # told to that seat alone ("You drew Dragon Repellent"): it may say so again
+                    told.setdefault(event.to, set()).update(named)
         if game.is_over:  # what the rules reveal at the end (the held items, the plans face down)
             revealed = json.dumps(game.view(None).get("revealed", {}), ensure_ascii=False)
             public |= {n for n in self._all_names if self._pattern(n).search(revealed)}
