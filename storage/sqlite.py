@@ -69,7 +69,7 @@ class SqliteBackend:
             # The checkpointer copies the WAL back beside the writes; this is its backstop.
             await backend.run(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
             # Up to 64 MiB of pages in memory (the default is 2 MiB): at a thousand open games
-            # the default cache misses, and each miss is a read from the file (~8% of a click).
+            # the default cache misses, and each miss is a read from the file (5-10 % of a click).
             await backend.run(f"PRAGMA cache_size = -{CACHE_KIB}")
             await backend._migrate(clock)
             backend._identity = _file_identity(path)
