@@ -29,6 +29,7 @@ from sessions.ratings import is_rated, rate_game
 from sessions.settings import GuildSettings, parse_setting
 from storage import ActionRow, ChannelBusy, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
 from storage.db import DAMAGED_MESSAGE
+from storage.keyed_locks import KeyedLocks
 
 log = logging.getLogger("dragon_tavern.sessions.service")
 
@@ -101,7 +102,7 @@ class GameService(StoreAccess):
         self._settings: dict[int, tuple[float, GuildSettings]] = {}  # guild -> (read at, monotonic; settings)
         self.shared_settings_seconds = SHARED_SETTINGS_SECONDS
         self._live = LiveGames()  # the games this process last saved, copied instead of restored
-        self._host_locks: dict[tuple[int, int], asyncio.Lock] = {}  # (guild, member): one /game new at a time
+        self._host_locks: KeyedLocks[tuple[int, int]] = KeyedLocks()  # (guild, member): one /game new at a time
 
     def lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
         return self.db.game_lock(game_id)
@@ -152,7 +153,7 @@ class GameService(StoreAccess):
             raise NotAllowed("Games can't be started in this channel. An admin can change `allowed_channels`.")
         options = parse_options(info, options_text)
         host_seat = SeatRecord(seat="p1", position=0, user_id=host.user_id, ai_level=None, display_name=host.name)
-        async with self._host_locks.setdefault((guild_id, host.user_id), asyncio.Lock()):
+        async with self._host_locks.hold((guild_id, host.user_id)):
             await self._check_lobby_limit(guild_id, host, settings)
             try:
                 rec = await self.db.create_game(

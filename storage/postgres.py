@@ -19,6 +19,7 @@ from typing import Any
 import asyncpg
 
 from storage.errors import ConstraintViolation, DatabaseUnavailable, StorageError
+from storage.keyed_locks import KeyedLocks
 from storage.schema import latest_schema_version, migrations, postgres_ddl
 
 log = logging.getLogger("dragon_tavern.storage.postgres")
@@ -74,7 +75,7 @@ class PostgresBackend:
         self.url = url
         self._sql: dict[str, str] = {}
         self._tx_conn: contextvars.ContextVar[Any] = contextvars.ContextVar(f"pg_tx_{id(self)}", default=None)
-        self._game_locks: dict[tuple[int, ...], tuple[asyncio.Lock, int]] = {}  # see _advisory_lock
+        self._local_locks: KeyedLocks[tuple[int, ...]] = KeyedLocks()  # see _advisory_lock
         self.closed = False
 
     @classmethod
@@ -203,21 +204,12 @@ class PostgresBackend:
     async def _advisory_lock(self, key: tuple[int, ...]) -> AsyncIterator[None]:
         """A session advisory lock on a connection held for the duration. Tasks of this process
         queue on an asyncio lock first, so one key never holds more than one connection."""
-        local, users = self._game_locks.get(key, (asyncio.Lock(), 0))
-        self._game_locks[key] = (local, users + 1)
         args = ", ".join(f"${i}" for i in range(1, len(key) + 1))
-        try:
-            # Giving the connection back ends the lock (_end_advisory_lock); a connection whose
-            # reset fails is closed by the pool, which ends it too.
-            async with local, self.lock_pool.acquire() as conn:
-                await conn.execute(f"SELECT pg_advisory_lock({args})", *key)
-                yield
-        finally:
-            local, users = self._game_locks[key]
-            if users == 1:
-                del self._game_locks[key]
-            else:
-                self._game_locks[key] = (local, users - 1)
+        # Giving the connection back ends the lock (_end_advisory_lock); a connection whose
+        # reset fails is closed by the pool, which ends it too.
+        async with self._local_locks.hold(key), self.lock_pool.acquire() as conn:
+            await conn.execute(f"SELECT pg_advisory_lock({args})", *key)
+            yield
 
     async def reset_identity(self, table: str) -> None:
         """After rows were inserted with their ids (a copy): the next generated id follows the

@@ -24,6 +24,7 @@ import aiosqlite
 
 from storage.checkpoints import BACKSTOP_PAGES, WalCheckpointer
 from storage.errors import ConstraintViolation, DatabaseGone, DatabaseUnavailable, StorageError
+from storage.keyed_locks import KeyedLocks
 from storage.schema import latest_schema_version, migrations
 
 log = logging.getLogger("dragon_tavern.storage.sqlite")
@@ -47,7 +48,7 @@ class SqliteBackend:
         # (st_dev, st_ino) of the file opened; checked before each write (see check_same_file).
         self._identity: tuple[int, int] | None = None
         self.gone: str | None = None
-        self._game_locks: dict[tuple[str, int], tuple[asyncio.Lock, int]] = {}  # see _keyed_lock
+        self._game_locks: KeyedLocks[tuple[str, int]] = KeyedLocks()
         self.checkpointer = WalCheckpointer(path, self.check_same_file)
         self.closed = False
 
@@ -178,26 +179,11 @@ class SqliteBackend:
     def game_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
         """One action at a time per game. One process owns a SQLite file, so a lock in this
         process is enough."""
-        return self._keyed_lock(("game", game_id))
+        return self._game_locks.hold(("game", game_id))
 
     def delivery_lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
         """One delivery of a game's announcements at a time (separate from the game lock)."""
-        return self._keyed_lock(("delivery", game_id))
-
-    @contextlib.asynccontextmanager
-    async def _keyed_lock(self, key: tuple[str, int]) -> AsyncIterator[None]:
-        """An asyncio lock per key, dropped when nobody holds or waits for it."""
-        lock, users = self._game_locks.get(key, (asyncio.Lock(), 0))
-        self._game_locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._game_locks[key]
-            if users == 1:
-                del self._game_locks[key]
-            else:
-                self._game_locks[key] = (lock, users - 1)
+        return self._game_locks.hold(("delivery", game_id))
 
     # -- copying out (storage.copy) ------------------------------------------------------------
     async def table_names(self) -> list[str]:
