@@ -140,6 +140,19 @@ class Table:
         await self.fake.wait_request("PATCH", f"/channels/{self.channel.id}/messages/{lobby['id']}",
                                      lambda r: f"game #{self.gid}" in json.dumps(r.json), since=since, timeout=10)
 
+    async def to_planning(self) -> None:
+        """Open a Flagon game and make the public setup choices (characters and start squares,
+        by /play in the channel) until the secret planning starts."""
+        await self.open_game("flagon")
+        for _ in range(20):
+            _, game = self.game()
+            if state_of(game)["phase"] == "plan":
+                return
+            seat = game.to_act()[0]
+            action = next(a for a in game.legal_actions(seat) if not game.is_private_action(seat, a))
+            await self.play(self.member(seat), action)
+        raise AssertionError("setup never reached the planning phase")
+
     async def play(self, member: FakeUser, action: str) -> None:
         """``/play action`` in the channel; returns once its "✅ Played" followup arrived, which
         the bot sends after the board edit, the pings and the DMs of this change."""
@@ -414,17 +427,8 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
     table = Table(fake, tmp_path)
     await table.bot.start()
     try:
-        await table.open_game("flagon")
-        # Characters and start squares (public choices) by /play until the secret planning.
-        for _ in range(20):
-            rec, game = table.game()
-            if state_of(game)["phase"] == "plan":
-                break
-            seat = game.to_act()[0]
-            action = next(a for a in game.legal_actions(seat) if not game.is_private_action(seat, a))
-            await table.play(table.member(seat), action)
-        else:
-            raise AssertionError("setup never reached the planning phase")
+        await table.to_planning()
+        _, game = table.game()
         owners = {cid: c["owner"] for cid, c in state_of(game)["chars"].items()}
         alices = [cid for cid, seat in owners.items() if table.member(seat) is table.alice]
         bobs = [cid for cid in owners if cid not in alices]

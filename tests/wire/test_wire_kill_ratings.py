@@ -61,15 +61,21 @@ async def test_killed_while_the_end_is_announced(fake: FakeDiscord, tmp_path: An
         await table.bot.kill()
         fake.release_stalls()
         await table.bot.start()
-        await fake.wait_until(lambda: table.bot.query("SELECT COUNT(*) FROM outbox")[0][0] == 0, timeout=10,
-                              what="the outbox to empty")
-        assert rating_rows(table) == expected(table)
-        assert len([p for p in table.pings_sent() if END_NOTICE in p]) == 1, "the end notice, once"
+        await rated_and_announced_once(table)
     finally:
         await table.bot.stop()
     fingerprint = rebuild(table)
     assert rating_rows(table) == expected(table) and rebuild(table) == fingerprint
     assert fake.unhandled == [] and table.bot.error_lines() == []
+
+
+async def rated_and_announced_once(table: Table) -> None:
+    """After the restart: the outbox empties, the ratings are exactly the finished game's, and
+    the end notice went out once."""
+    await table.fake.wait_until(lambda: table.bot.query("SELECT COUNT(*) FROM outbox")[0][0] == 0, timeout=10,
+                                what="the outbox to empty")
+    assert rating_rows(table) == expected(table)
+    assert len([p for p in table.pings_sent() if END_NOTICE in p]) == 1, "the end notice, once"
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.01, 0.05])
@@ -89,10 +95,7 @@ async def test_killed_at_any_moment_of_the_resignation(fake: FakeDiscord, tmp_pa
             assert rating_rows(table)["ratings"] == []
             command = await fake.slash(table.bob, table.channel, "game resign")
             await command.wait_followup(timeout=10)
-        await fake.wait_until(lambda: table.bot.query("SELECT COUNT(*) FROM outbox")[0][0] == 0, timeout=10,
-                              what="the outbox to empty")
-        assert rating_rows(table) == expected(table)
-        assert len([p for p in table.pings_sent() if END_NOTICE in p]) == 1, "the end notice, once"
+        await rated_and_announced_once(table)
     finally:
         await table.bot.stop()
     assert fake.unhandled == [] and table.bot.error_lines() == []

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -69,19 +70,6 @@ class TwoProcessTable(Table):
     def errors(self) -> list[str]:
         return self.dms.error_lines() + self.server.error_lines()
 
-    async def to_planning(self) -> None:
-        """Open a Flagon game and make the public setup choices (slash commands in the server:
-        shard 1) until the secret planning starts."""
-        await self.open_game("flagon")
-        for _ in range(20):
-            _, game = self.game()
-            if state_of(game)["phase"] == "plan":
-                return
-            seat = game.to_act()[0]
-            action = next(a for a in game.legal_actions(seat) if not game.is_private_action(seat, a))
-            await self.play(self.member(seat), action)
-        raise AssertionError("setup never reached the planning phase")
-
     def board_shows_saved_state(self) -> bool:
         rec, game = self.game()
         return bool(self.board()["embeds"][0]["description"] == self.expected_board_text(rec, game))
@@ -120,6 +108,20 @@ class TwoProcessTable(Table):
         return await self.fake.select(member, prompt, select["custom_id"], [select["options"][0]["value"]])
 
 
+@pytest.fixture
+async def table(fake: FakeDiscord, tmp_path: Any, database_url: str) -> AsyncIterator[TwoProcessTable]:
+    """Both processes started (Table.to_planning's setup choices go by slash command in the
+    server: shard 1); stopped after the test, which must leave every interaction answered and
+    no error line in either process's log."""
+    table = TwoProcessTable(fake, tmp_path, database_url)
+    await table.start()
+    try:
+        yield table
+    finally:
+        await table.stop()
+    assert fake.unhandled == [] and table.errors() == []
+
+
 async def planned_ok(pick: FakeInteraction) -> None:
     """The pick was answered and saved (✅ in its prompt), not refused or lost."""
     assert (await pick.wait_callback(timeout=15)).json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE
@@ -136,116 +138,98 @@ def versions_are_contiguous(table: Table) -> bool:
 
 
 async def test_a_dm_plan_is_handled_by_the_process_on_shard_zero(
-    fake: FakeDiscord, tmp_path: Any, database_url: str
+    table: TwoProcessTable, fake: FakeDiscord
 ) -> None:
-    table = TwoProcessTable(fake, tmp_path, database_url)
-    await table.start()
-    try:
-        await table.to_planning()
-        assert [i.shards for i in fake.interactions.values() if i.payload.get("guild_id")][-1] == [(GUILD_SHARD, 2)]
-        version = table.record()["version"]
-        since = len(fake.requests)
-        pick = await table.pick_in_dm(table.alice)
-        assert pick.shards == [(0, SHARDS)], "a DM goes to shard 0: the process without the server"
-        await planned_ok(pick)
-        # Saved, and the board in the other shard's server edited by the shard-0 process.
-        board = await table.wait_board_version(version + 1, since)
-        assert table.planned() == {table.seat_of(table.alice): 1, table.seat_of(table.bob): 0}
-        assert "Planning in secret" in str(board["embeds"][0])
-        await planned_ok(await table.pick_in_dm(table.bob))
-        assert sorted(table.planned().values()) == [1, 1]
-        assert table.replays_to_stored_state() and versions_are_contiguous(table)
-    finally:
-        await table.stop()
-    assert fake.unhandled == [] and table.errors() == []
+    await table.to_planning()
+    assert [i.shards for i in fake.interactions.values() if i.payload.get("guild_id")][-1] == [(GUILD_SHARD, 2)]
+    version = table.record()["version"]
+    since = len(fake.requests)
+    pick = await table.pick_in_dm(table.alice)
+    assert pick.shards == [(0, SHARDS)], "a DM goes to shard 0: the process without the server"
+    await planned_ok(pick)
+    # Saved, and the board in the other shard's server edited by the shard-0 process.
+    board = await table.wait_board_version(version + 1, since)
+    assert table.planned() == {table.seat_of(table.alice): 1, table.seat_of(table.bob): 0}
+    assert "Planning in secret" in str(board["embeds"][0])
+    await planned_ok(await table.pick_in_dm(table.bob))
+    assert sorted(table.planned().values()) == [1, 1]
+    assert table.replays_to_stored_state() and versions_are_contiguous(table)
 
 
 async def test_actions_from_both_processes_on_one_game_serialise(
-    fake: FakeDiscord, tmp_path: Any, database_url: str
+    table: TwoProcessTable, fake: FakeDiscord
 ) -> None:
-    table = TwoProcessTable(fake, tmp_path, database_url)
-    await table.start()
-    try:
-        await table.to_planning()
-        log_before = table.actions()
-        for _ in range(4):  # two cards for each of two characters, each
-            # alice's DM pick reaches shard 0, bob's pick on the board shard 1: sent together,
-            # both processes act on the same game at once.
-            bobs = await table.pick_on_board(table.bob)
-            alices = await table.pick_in_dm(table.alice)
-            assert alices.shards == [(0, SHARDS)] and bobs.shards == [(GUILD_SHARD, SHARDS)]
-            await asyncio.gather(planned_ok(alices), planned_ok(bobs))
-        log_after = table.actions()
-        new = log_after[len(log_before):]
-        plans = [(seat, source) for _, _, seat, source, action in new if action.startswith("plan:")]
-        assert sorted(plans) == sorted([(table.seat_of(table.alice), "player")] * 4
-                                       + [(table.seat_of(table.bob), "player")] * 4), new
-        assert log_after[: len(log_before)] == log_before
-        assert versions_are_contiguous(table) and table.replays_to_stored_state()
-        _, game = table.game()
-        assert state_of(game)["phase"] != "plan" or state_of(game)["marker"] > 1, "the time step resolved"
-        # Both processes announced; the board ends showing the saved state.
-        await fake.wait_until(table.board_shows_saved_state, timeout=15, what="the board to show the saved state")
-    finally:
-        await table.stop()
-    assert fake.unhandled == [] and table.errors() == []
+    await table.to_planning()
+    log_before = table.actions()
+    for _ in range(4):  # two cards for each of two characters, each
+        # alice's DM pick reaches shard 0, bob's pick on the board shard 1: sent together,
+        # both processes act on the same game at once.
+        bobs = await table.pick_on_board(table.bob)
+        alices = await table.pick_in_dm(table.alice)
+        assert alices.shards == [(0, SHARDS)] and bobs.shards == [(GUILD_SHARD, SHARDS)]
+        await asyncio.gather(planned_ok(alices), planned_ok(bobs))
+    log_after = table.actions()
+    new = log_after[len(log_before):]
+    plans = [(seat, source) for _, _, seat, source, action in new if action.startswith("plan:")]
+    assert sorted(plans) == sorted([(table.seat_of(table.alice), "player")] * 4
+                                   + [(table.seat_of(table.bob), "player")] * 4), new
+    assert log_after[: len(log_before)] == log_before
+    assert versions_are_contiguous(table) and table.replays_to_stored_state()
+    _, game = table.game()
+    assert state_of(game)["phase"] != "plan" or state_of(game)["marker"] > 1, "the time step resolved"
+    # Both processes announced; the board ends showing the saved state.
+    await fake.wait_until(table.board_shows_saved_state, timeout=15, what="the board to show the saved state")
 
 
 async def test_the_shard_zero_process_carries_on_after_the_other_is_killed(
-    fake: FakeDiscord, tmp_path: Any, database_url: str
+    table: TwoProcessTable, fake: FakeDiscord
 ) -> None:
-    table = TwoProcessTable(fake, tmp_path, database_url)
-    await table.start()
-    try:
-        await table.to_planning()  # the server's process saved it, and armed the planning timers
-        [(deadline,)] = table.bot.query("SELECT deadline FROM timers WHERE game_id = ? AND purpose = 'turn'",
-                                        table.gid)
-        await table.server.kill()
-        log_before = table.actions()
+    await table.to_planning()  # the server's process saved it, and armed the planning timers
+    [(deadline,)] = table.bot.query("SELECT deadline FROM timers WHERE game_id = ? AND purpose = 'turn'",
+                                    table.gid)
+    await table.server.kill()
+    log_before = table.actions()
 
-        # Timers: the half-time reminder, armed by the dead process only (brought forward here),
-        # is found due by the survivor, which pings the players in the other shard's channel.
-        since = len(fake.requests)
-        table.bot.execute("UPDATE timers SET deadline = ? WHERE game_id = ? AND purpose = 'remind'",
-                          time.time(), table.gid)
-        reminder = await fake.wait_request(
-            "POST", f"/channels/{table.channel.id}/messages",
-            lambda r: str((r.json or {}).get("content") or "").startswith("⏰ Reminder"), since=since, timeout=15)
-        assert reminder.status < 300
-        assert f"game {table.gid}: picked up a due remind timer" in table.dms.log_text()
+    # Timers: the half-time reminder, armed by the dead process only (brought forward here),
+    # is found due by the survivor, which pings the players in the other shard's channel.
+    since = len(fake.requests)
+    table.bot.execute("UPDATE timers SET deadline = ? WHERE game_id = ? AND purpose = 'remind'",
+                      time.time(), table.gid)
+    reminder = await fake.wait_request(
+        "POST", f"/channels/{table.channel.id}/messages",
+        lambda r: str((r.json or {}).get("content") or "").startswith("⏰ Reminder"), since=since, timeout=15)
+    assert reminder.status < 300
+    assert f"game {table.gid}: picked up a due remind timer" in table.dms.log_text()
 
-        # Clicks: alice plans her whole program by DM, on the surviving process.
-        for _ in range(4):
-            version = table.record()["version"]
-            since = len(fake.requests)
-            pick = await table.pick_in_dm(table.alice)
-            await planned_ok(pick)
-            await table.wait_board_version(version + 1, since)
-        alice, bob = table.seat_of(table.alice), table.seat_of(table.bob)
-        assert table.planned() == {alice: 4, bob: 0}
-
-        # bob's time runs out (brought forward here): the survivor fires it, the AI plans for bob.
-        assert deadline > time.time() + 30
+    # Clicks: alice plans her whole program by DM, on the surviving process.
+    for _ in range(4):
         version = table.record()["version"]
         since = len(fake.requests)
-        table.bot.execute("UPDATE timers SET deadline = ? WHERE game_id = ? AND purpose = 'turn'",
-                          time.time(), table.gid)
-        await fake.wait_until(lambda: table.record()["version"] > version, timeout=15,
-                              what="the survivor to fire the turn timer")
-        await fake.wait_request("PATCH", f"/channels/{table.channel.id}/messages/{table.record()['board']}",
-                                since=since, timeout=15)
-        log_after = table.actions()
-        assert log_after[: len(log_before)] == log_before
-        new = log_after[len(log_before):]
-        assert [(seat, source) for _, _, seat, source, action in new if action.startswith("plan:")] == \
-            [(alice, "player")] * 4 + [(bob, "timeout")] * 4
-        await fake.wait_until(table.board_shows_saved_state, timeout=15, what="the board to show the saved state")
-        assert "ran out of time" in str(table.board()["embeds"][0])
-        assert versions_are_contiguous(table) and table.replays_to_stored_state()
+        pick = await table.pick_in_dm(table.alice)
+        await planned_ok(pick)
+        await table.wait_board_version(version + 1, since)
+    alice, bob = table.seat_of(table.alice), table.seat_of(table.bob)
+    assert table.planned() == {alice: 4, bob: 0}
 
-        # The killed process comes back on its shard and serves its server again.
-        await table.server.start()
-        assert table.server.timers_rearmed()
-    finally:
-        await table.stop()
-    assert fake.unhandled == [] and table.errors() == []
+    # bob's time runs out (brought forward here): the survivor fires it, the AI plans for bob.
+    assert deadline > time.time() + 30
+    version = table.record()["version"]
+    since = len(fake.requests)
+    table.bot.execute("UPDATE timers SET deadline = ? WHERE game_id = ? AND purpose = 'turn'",
+                      time.time(), table.gid)
+    await fake.wait_until(lambda: table.record()["version"] > version, timeout=15,
+                          what="the survivor to fire the turn timer")
+    await fake.wait_request("PATCH", f"/channels/{table.channel.id}/messages/{table.record()['board']}",
+                            since=since, timeout=15)
+    log_after = table.actions()
+    assert log_after[: len(log_before)] == log_before
+    new = log_after[len(log_before):]
+    assert [(seat, source) for _, _, seat, source, action in new if action.startswith("plan:")] == \
+        [(alice, "player")] * 4 + [(bob, "timeout")] * 4
+    await fake.wait_until(table.board_shows_saved_state, timeout=15, what="the board to show the saved state")
+    assert "ran out of time" in str(table.board()["embeds"][0])
+    assert versions_are_contiguous(table) and table.replays_to_stored_state()
+
+    # The killed process comes back on its shard and serves its server again.
+    await table.server.start()
+    assert table.server.timers_rearmed()
