@@ -363,7 +363,7 @@ class GameService(StoreAccess):
             seat = rec.seat_of_user(actor.user_id)
             if seat is None:
                 raise NotAllowed("You are not playing in this game.")
-            game = await self._restore(rec)
+            game = await self._game_at(rec)
             event = Event("resign", f"{{{seat.seat}}} resigned.")
             humans_left = [s for s in rec.seats if not s.is_ai and s.seat != seat.seat]
             if len(rec.seats) == 2 or not humans_left:
@@ -405,7 +405,7 @@ class GameService(StoreAccess):
                     "Hints are for unrated games in this server, and this game is rated. "
                     "Start a game with `options: rated=off` to use them."
                 )
-            game = await self._restore(rec)
+            game = await self._game_at(rec)
             if seat.seat not in game.to_act():
                 raise SessionError("It isn't your move: a hint is for a move you have to make now.")
             already = seat.seat in await self.db.unrated_seats(rec.id)
@@ -448,7 +448,7 @@ class GameService(StoreAccess):
             # asks. Not due: re-armed meanwhile (the scheduler comes back); gone: already fired.
             if not await self.db.claim_timer(game_id, purpose, self._clock() + 0.001):
                 return None
-            game = await self._restore(rec)
+            game = await self._game_at(rec)
             settings = await self.settings(rec.guild_id)
             previous = game.to_act()
             late = [s for s in rec.seats if s.seat in previous and not s.is_ai]
@@ -506,7 +506,7 @@ class GameService(StoreAccess):
             await self.db.clear_timer(game_id, REMIND_TIMER)
             if rec.status != "active":
                 return None
-            game = await self._restore(rec)
+            game = await self._game_at(rec)
             humans = {s.seat for s in rec.seats if not s.is_ai}
             owing = [p for p in game.to_act() if p in humans]
             if game.is_over or not owing:
