@@ -25,6 +25,11 @@ def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
 
+def latency_ms(seconds: list[float]) -> dict[str, float]:
+    """The median and p99 of latencies measured in seconds, in milliseconds."""
+    return {"latency_ms_median": median(seconds) * 1000, "latency_ms_p99": pct(seconds, 0.99) * 1000}
+
+
 def rss_kib() -> int:
     """Resident memory of this process in KiB (Linux)."""
     for line in Path("/proc/self/status").read_text().splitlines():

@@ -24,7 +24,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import render  # noqa: E402
-from bench.common import median, merge_results, pct, print_rows, rss_kib  # noqa: E402
+from bench.common import latency_ms, median, merge_results, pct, print_rows, rss_kib  # noqa: E402
 from engine import registry  # noqa: E402
 from sessions import Actor, GameService, SessionError  # noqa: E402
 from storage import Database  # noqa: E402
@@ -114,8 +114,7 @@ async def _throughput(db: Database, rng: random.Random, concurrent_games: int, a
         "actions": len(latencies),
         "refused_races": refused,
         "actions_per_s": len(latencies) / elapsed,
-        "latency_ms_median": median(latencies) * 1000,
-        "latency_ms_p99": pct(latencies, 0.99) * 1000,
+        **latency_ms(latencies),
     }
 
 
@@ -165,8 +164,7 @@ async def burst_on_one_game(bursts: int, in_flight: int = 8) -> dict[str, Any]:
         "clicks": len(latencies),
         "played": played,
         "clicks_per_s": len(latencies) / elapsed,
-        "latency_ms_median": median(latencies) * 1000,
-        "latency_ms_p99": pct(latencies, 0.99) * 1000,
+        **latency_ms(latencies),
     }
 
 

@@ -28,9 +28,8 @@ async def test_one_holder_per_key_and_nothing_kept_afterwards():
 
 async def test_another_key_does_not_wait_and_a_failure_releases():
     locks: KeyedLocks[str] = KeyedLocks()
-    async with locks.hold("a"):
-        async with asyncio.timeout(1), locks.hold("b"):
-            assert len(locks) == 2
+    async with locks.hold("a"), asyncio.timeout(1), locks.hold("b"):
+        assert len(locks) == 2
     try:
         async with locks.hold("a"):
             raise ValueError("an action that failed")
