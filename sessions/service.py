@@ -473,6 +473,8 @@ class GameService(StoreAccess):
                 else:
                     seats = [replace(s, timeouts_in_a_row=strikes) if s.seat == seat.seat else s for s in seats]
                     events.append(Event("timeout", f"{{{seat.seat}}} ran out of time; the AI acted for them."))
+            if not any(not s.is_ai for s in seats):
+                return await self._abandon_unplayed(rec, game, late, settings["afk_strikes"])
             rec.seats = seats
             # Act for the late seats (easy AI) until they have nothing left to do now.
             info = registry.get(rec.kind)
@@ -495,6 +497,20 @@ class GameService(StoreAccess):
                 await self.db.save_game(rec.id, rec.version, seats=unsaved_seats, announce=_dicts(unsaved))
                 rec = await self.db.load_game(rec.id)
             return await self._after_change(rec, game, events, previous_to_act=previous)
+
+    async def _abandon_unplayed(self, rec: GameRecord, game: Game, late: list[SeatRecord],
+                                strikes: int) -> Outcome:
+        """The last human seat timed out for good: AIs playing each other to a "winner" would be
+        a result nobody earned, so the game is abandoned (no winner, never rated)."""
+        who = " and ".join(f"{{{s.seat}}}" for s in late)
+        times = "once" if strikes == 1 else f"{strikes} times in a row"
+        event = Event("abandon", f"{who} timed out {times} and no player is left at the table: "
+                                 "the game is abandoned (nobody wins, nothing is rated).")
+        why = _unfinished(f"Abandoned: {who} timed out {times} and no player was left.")
+        await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True, result=why,
+                                announce=_dicts([event]))
+        log.info("game %s abandoned: no human seat left after timeouts", rec.id)
+        return Outcome(await self.db.load_game(rec.id), game, [event])
 
     async def _remind(self, game_id: int) -> Outcome | None:
         """Half the turn time is gone: queue a reminder for the humans who still owe a move."""
