@@ -190,7 +190,7 @@ class Games(commands.Cog):
             return []
         typed = current.strip().lower()
         choices = []
-        for action in game.legal_actions(seat.seat):
+        for action in _with_shortcuts(game.legal_actions(seat.seat), game.shortcuts(seat.seat)):
             if typed and typed not in action.lower():
                 continue
             label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats, "plain"))
@@ -199,6 +199,15 @@ class Games(commands.Cog):
             if len(choices) >= MAX_AUTOCOMPLETE:
                 break
         return choices
+
+
+def _with_shortcuts(legal: list[str], shortcuts: list[str]) -> list[str]:
+    """The legal actions, each followed by the shortcuts that start with it (``keep:1,5`` then
+    ``keep:1,5+roll``, ``keep:1,5+stop``), then any other shortcut."""
+    ordered: list[str] = []
+    for action in legal:
+        ordered += [action, *(s for s in shortcuts if s.startswith(action + "+"))]
+    return ordered + [s for s in shortcuts if s not in ordered]
 
 
 async def setup(bot: DragonTavern) -> None:

@@ -164,7 +164,7 @@ def test_brawl_defender_rolls_five_and_winner_takes_difference_plus_500() -> Non
     )
     g.play("p1", "brawl:p2")
     g.play("p1", "keep:1,1,1")
-    assert g.describe_action("p1", "stop") == "Stop with 1000"
+    assert g.describe_action("p1", "stop") == "Stop: attack score 1000"
     ev = g.play("p1", "stop")
     assert "attack_done" in kinds(ev)
     assert g.to_act() == ["p2"]  # the defender decides during p1's turn
