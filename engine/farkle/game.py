@@ -252,7 +252,7 @@ class FarkleGame(TurnFlow):
             "pool": s["pool"],
             "turn_total": s["total"],
             "attack_score": s["attack_score"],
-            "battle": {"damage": s["damage"], "hp": DRAGON_HP} if s["action"] == "battle" else None,
+            "battle": {"damage": min(s["damage"], DRAGON_HP), "hp": DRAGON_HP} if s["action"] == "battle" else None,
             "battle_ok": s["battle_ok"],
             "keep_min_army": KEEP_MIN_ARMY,
             "item_deck": len(s["item_deck"]),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import discord
 import pytest
 
-from tests.bot.helpers import last_board, last_ping, posted_contents, texts_of
+from tests.bot.helpers import last_board, last_ping, posted_contents, private_replies, texts_of
 
 DAY = 86400
 
@@ -93,3 +93,108 @@ async def test_one_member_against_an_ai_who_walks_away_abandons_the_game(world):
     await env.advance_time(61)
     rec = await bot.service.record(1)
     assert rec.status == "abandoned" and rec.result["ranking"] == []
+
+
+# -- finding 8: slow games ------------------------------------------------------------------------
+
+
+async def test_a_turn_may_last_up_to_a_week_written_as_a_duration(world):
+    env, bot, guild, channel, m = world
+    admin = m["admin"]
+    result = await admin.slash(channel, "config set", setting="turn_timeout.ninesons", value="7d")
+    assert private_replies(result) == ["✅ `turn_timeout.ninesons` is now **7 days**."]
+    result = await admin.slash(channel, "config set", setting="turn_timeout.farkle", value="12h")
+    assert private_replies(result) == ["✅ `turn_timeout.farkle` is now **12 hours**."]
+    for value, why in (
+        ("8d", "must be from 30 seconds to 7 days (got 8 days)"),
+        ("1.5d", "takes seconds or a duration such as 90m, 12h or 2d"),
+        ("29", "must be from 30 seconds to 7 days (got 29 seconds)"),
+    ):
+        [reply] = private_replies(
+            await admin.slash(channel, "config set", setting="turn_timeout.flagon", value=value)
+        )
+        assert reply.startswith("⚠️") and why in reply, reply
+    shown = texts_of((await admin.slash(channel, "config show")).response)
+    assert "7 days" in shown and "12 hours" in shown and "30 seconds to 7 days" in shown
+    await start(channel, m["alice"], m["bob"])
+    deadline = await bot.service.turn_deadline(1)
+    assert deadline == pytest.approx(bot.service._clock() + 7 * DAY, abs=5)
+    assert f"<t:{int(deadline)}:R>" in last_ping(channel).content
+
+
+async def test_a_day_long_turn_is_reminded_at_half_time_and_near_its_end(world):
+    env, bot, guild, channel, m = world
+    alice = m["alice"]
+    await m["admin"].slash(channel, "config set", setting="turn_timeout.ninesons", value="1d")
+    await start(channel, alice, m["bob"])
+    reminder = f"⏰ Reminder: <@{alice.id}>"
+
+    def reminders() -> int:
+        return sum(1 for c in posted_contents(env, channel) if c.startswith(reminder))
+
+    await env.advance_time(12 * 3600 - 60)
+    assert reminders() == 0
+    await env.advance_time(120)  # half time
+    assert reminders() == 1
+    await env.advance_time(9 * 3600 - 120)  # 21 h: 3 hours (an eighth of a day) are left
+    assert reminders() == 1
+    await env.advance_time(120)
+    assert reminders() == 2
+    ping = last_ping(channel).content
+    assert ping.startswith(reminder) and f"<t:{int(await bot.service.turn_deadline(1))}:R>" in ping
+    # Only the humans who still owe a move are reminded, and only twice: then the time runs out.
+    await env.advance_time(3 * 3600)
+    rec, game = await bot.service.load(1)
+    assert reminders() == 2 and rec.seats[0].timeouts_in_a_row == 1 and game.to_act() == ["p2"]
+
+
+async def test_a_short_turn_gets_one_reminder_only(world):
+    env, bot, guild, channel, m = world
+    alice = m["alice"]
+    await m["admin"].slash(channel, "config set", setting="turn_timeout.ninesons", value="10m")
+    await start(channel, alice, m["bob"])
+    await env.advance_time(599)
+    assert sum(1 for c in posted_contents(env, channel) if c.startswith("⏰ Reminder:")) == 1
+
+
+async def test_game_mine_lists_privately_every_game_waiting_for_the_member_in_every_server(world):
+    env, bot, guild, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    await m["admin"].slash(channel, "config set", setting="turn_timeout.ninesons", value="1d")
+    nothing = await alice.slash(channel, "game mine")
+    assert private_replies(nothing) == [
+        "You are not playing in any running game. Start one with `/game new`."
+    ]
+    # Game 1 here: alice moves first. Game 2 in another server: bob moves first.
+    board_1 = await start(channel, alice, bob)
+    other = env.create_guild(name="Far Tavern")
+    far = other.create_text_channel("slow-games")
+    alice_far, bob_far = other.add_member(alice.user), other.add_member(bob.user)
+    board_2 = await start(far, bob_far, alice_far)
+    result = await alice.slash(channel, "game mine")
+    [reply] = private_replies(result)
+    deadline = int(await bot.service.turn_deadline(1))
+    assert reply.splitlines()[0] == "⏳ **It is your move in 1 game**"
+    assert reply.splitlines()[1] == (
+        f"• **The Nine Sons of the Dragon** #1 in <#{channel.id}> (Test Guild): place a die or move a stack"
+        f" · time runs out <t:{deadline}:R> · "
+        f"[go to the board](https://discord.com/channels/{guild.id}/{channel.id}/{board_1.id})"
+    )
+    assert reply.splitlines()[2] == (
+        f"Waiting for the others: [The Nine Sons of the Dragon #2](https://discord.com/channels/"
+        f"{other.id}/{far.id}/{board_2.id})"
+    )
+    # bob, asked from the other server, sees game 2 waiting for him (and game 1 for alice).
+    [bobs] = private_replies(await bob_far.slash(far, "game mine"))
+    assert (
+        "#2 in" in bobs.splitlines()[1]
+        and "(Far Tavern)" in bobs
+        and f"/{board_2.id})" in bobs.splitlines()[1]
+    )
+    assert bobs.splitlines()[2].startswith("Waiting for the others: [The Nine Sons of the Dragon #1]")
+    # After alice moves, game 1 waits for bob: alice has nothing to do.
+    _, game = await bot.service.load(1)
+    await alice.slash(channel, "play", action=game.legal_actions("p1")[0])
+    [after] = private_replies(await alice.slash(channel, "game mine"))
+    assert after.splitlines()[0] == "✅ No game is waiting for your move."
+    assert "#1" in after and "#2" in after

@@ -365,6 +365,16 @@ def test_battle_damage_per_face_is_an_option() -> None:
     assert g.is_over
 
 
+def test_overkill_damage_is_shown_as_the_dragon_slain_not_past_its_hit_points() -> None:
+    g = setup([([1, 1, 1, 2, 3, 4], "rally"), ([2, 3, 1], "dragon")], armies={"p1": 5000}, battle_dragon_damage=3)
+    g.play("p1", "battle")
+    ev = g.play("p1", "roll")  # 1 damage from the Rally, then 3 from the Dragon: 4 of 3
+    assert g.is_over
+    line = next(e.text for e in ev if e.kind == "battle_roll")
+    assert line.endswith("deals 3 damage (dragon 3/3).")
+    assert g.view(None)["battle"]["damage"] == 3
+
+
 def test_battle_choose_scoring_dice_option() -> None:
     g = setup([([1, 5, 2, 3, 4, 4], "dragon")], armies={"p1": 5000}, battle_score_all=False)
     g.play("p1", "battle")
