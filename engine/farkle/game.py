@@ -169,13 +169,14 @@ class FarkleGame(TurnFlow):
         keeps = [a for a in self.legal_actions(player) if a.startswith("keep:")]
         out = []
         for keep in keeps:
-            after = self._after(player, keep)
+            after = self.after(player, keep)
             if after is not None:
                 out += [f"{keep}{JOIN}{follow}" for follow in FOLLOW_UPS if follow in after.legal_actions(player)]
         return out
 
-    def _after(self, player: str, action: str) -> FarkleGame | None:
-        """This game after ``player`` plays ``action``, on a copy (None if it is refused)."""
+    def after(self, player: str, action: str) -> FarkleGame | None:
+        """This game after ``player`` plays ``action``, on a copy (None if it is refused): what
+        a joined move or a one-click button would lead to, without playing it."""
         copied = self.copy()
         try:
             copied.play(player, action)
@@ -285,7 +286,7 @@ class FarkleGame(TurnFlow):
     def describe_action(self, player: str, action: str) -> str:
         first, join, follow = action.partition(JOIN)
         if join:  # "Keep 1 5 (+150) & roll 4 dice": the follow-up as it reads after the keep
-            after = self._after(player, first)
+            after = self.after(player, first)
             if after is None:
                 then = follow
             elif follow == "stop" and after.s["action"] == "recruit":
