@@ -315,12 +315,13 @@ def test_every_flagon_text_is_readable_on_a_phone(players: int, options: dict) -
 
 def test_every_rating_chart_text_is_readable_on_a_phone() -> None:
     day = 86400.0
-    series = {
-        "Dragon Farkle": [(i * day, 1000 + 13 * i) for i in range(40)],
-        "The Nine Sons of the Dragon": [(i * day, 1100 - 5 * i) for i in range(3)],
+    series: dict[str, list[tuple[float, float]]] = {
+        "Dragon Farkle": [(i * day, 1000.0 + 13 * i) for i in range(40)],
+        "The Nine Sons of the Dragon": [(i * day, 1100.0 - 5 * i) for i in range(3)],
         "The Dragon & Flagon": [(0.0, 987.0)],
-        WIDE: [(i * day, 900 + i) for i in range(9)],
+        WIDE: [(i * day, 900.0 + i) for i in range(9)],
     }
+    shown: dict[str, list[tuple[float, float]]]
     for shown in (series, {"Dragon Farkle": series["Dragon Farkle"]}, {}):
         canvas = ratings.draw_chart(f"{WIDE} — ratings", shown)
         assert_readable_on_a_phone(canvas, f"rating chart of {len(shown)} games")
