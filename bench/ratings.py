@@ -55,7 +55,7 @@ def fill(path: Path, games: int, rnd: random.Random) -> None:
         for position, (seat, user) in enumerate(zip(seats, users, strict=True)):
             ai = ai_seat and position == count - 1
             seat_rows.append((game_id, seat, position, None if ai else user, "hard" if ai else None,
-                              "AI 1 (hard)" if ai else f"member {user}"))
+                              "Hard AI 1" if ai else f"member {user}"))
             if not ai:
                 place = order.index(seat) + 1
                 result_rows.append((game_id, GUILD, kind, user, place, None, "win" if place == 1 else "loss",

@@ -10,11 +10,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.flow import actor_of, flow_of
+from cogs.pings import board_link
 from cogs.presenter import fill_names
+from cogs.ui import ui_for
 from engine import registry
 from render import text
 from sessions import SessionError
 from sessions.access import NOTIFY_CHOICES
+from sessions.waiting import Waiting, games_of
 from storage import GameNotFound, GameRecord
 
 if TYPE_CHECKING:
@@ -83,6 +86,34 @@ class Games(commands.Cog):
             players = ", ".join(text.seat_names(rec.seats).values())
             lines.append(f"#{rec.id} **{title}** in <#{rec.channel_id}> — {rec.status} — {players}")
         await interaction.response.send_message(text.fit("\n".join(lines)), ephemeral=True)
+
+    @game.command(name="mine", description="Every game, in every server, where it is your move (only you see it)")
+    async def mine(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        waiting, others = await games_of(self.bot.service, interaction.user.id)
+        await interaction.followup.send(text.fit(self._mine_text(waiting, others)), ephemeral=True,
+                                        suppress_embeds=True)
+
+    def _mine_text(self, waiting: list[Waiting], others: list[GameRecord]) -> str:
+        if not waiting and not others:
+            return "You are not playing in any running game. Start one with `/game new`."
+        lines = [f"⏳ **It is your move in {len(waiting)} game{'s' if len(waiting) != 1 else ''}**"
+                 if waiting else "✅ No game is waiting for your move."]
+        for w in waiting:
+            rec = w.record
+            due = f" · time runs out <t:{int(w.deadline)}:R>" if w.deadline is not None else ""
+            lines.append(f"• {self._where(rec)}: {ui_for(rec.kind).ask(w.game, w.seat)}{due} · "
+                         f"[go to the board]({board_link(rec)})")
+        if others:
+            lines.append("Waiting for the others: " + ", ".join(
+                f"[{registry.get(rec.kind).title} #{rec.id}]({board_link(rec)})" for rec in others))
+        return "\n".join(lines)
+
+    def _where(self, rec: GameRecord) -> str:
+        """"**Dragon Farkle** #12 in #games (Tavern)": a game of another server is named with its server."""
+        guild = self.bot.get_guild(rec.guild_id)
+        server = f" ({text.shown_name(guild.name)})" if guild is not None else ""
+        return f"**{registry.get(rec.kind).title}** #{rec.id} in <#{rec.channel_id}>{server}"
 
     @game.command(name="resign", description="Resign from this channel's game")
     async def resign(self, interaction: discord.Interaction) -> None:
@@ -168,7 +199,7 @@ class Games(commands.Cog):
             return rec
         if interaction.guild_id is not None:
             return await self._channel_game(interaction)
-        mine = [g for g in await service.games(statuses=("active",)) if g.seat_of_user(interaction.user.id)]
+        mine = await service.games(statuses=("active",), user_id=interaction.user.id)
         if len(mine) == 1:
             return mine[0]
         if not mine:
@@ -190,7 +221,7 @@ class Games(commands.Cog):
             return []
         typed = current.strip().lower()
         choices = []
-        for action in game.legal_actions(seat.seat):
+        for action in _with_shortcuts(game.legal_actions(seat.seat), game.shortcuts(seat.seat)):
             if typed and typed not in action.lower():
                 continue
             label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats, "plain"))
@@ -199,6 +230,15 @@ class Games(commands.Cog):
             if len(choices) >= MAX_AUTOCOMPLETE:
                 break
         return choices
+
+
+def _with_shortcuts(legal: list[str], shortcuts: list[str]) -> list[str]:
+    """The legal actions, each followed by the shortcuts that start with it (``keep:1,5`` then
+    ``keep:1,5+roll``, ``keep:1,5+stop``), then any other shortcut."""
+    ordered: list[str] = []
+    for action in legal:
+        ordered += [action, *(s for s in shortcuts if s.startswith(action + "+"))]
+    return ordered + [s for s in shortcuts if s not in ordered]
 
 
 async def setup(bot: DragonTavern) -> None:

@@ -130,7 +130,7 @@ class Pings:
 
     def _deadline_line(self, rec: GameRecord, deadline: float, seats: list[SeatRecord],
                        settings: GuildSettings) -> str:
-        return f"⏳ Time runs out <t:{int(deadline)}:R>; {afk_outcome(seats, settings)}."
+        return f"⏳ Time runs out <t:{int(deadline)}:R>; {afk_outcome(seats, settings, rec.seats)}."
 
     async def _post(self, rec: GameRecord, template: str, events: list[Event], keep: set[int]) -> int:
         content, pinged = fill_mentions(template, rec, text.shown_names(event_names(rec, events)))
@@ -151,7 +151,7 @@ class Pings:
         lines = [f"{bell} It's your turn in **{title}** #{rec.id} (<#{rec.channel_id}>): "
                  f"{ui_for(rec.kind).ask(game, seat.seat)}."]
         if deadline is not None:
-            lines.append(f"⏳ Time runs out <t:{int(deadline)}:R>; {afk_outcome([seat], settings)}.")
+            lines.append(f"⏳ Time runs out <t:{int(deadline)}:R>; {afk_outcome([seat], settings, rec.seats)}.")
         lines.append(f"[Go to the board]({board_link(rec)})")
         try:
             user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
@@ -201,11 +201,16 @@ class Pings:
         return sent.id
 
 
-def afk_outcome(seats: list[SeatRecord], settings: GuildSettings) -> str:
-    """What happens when the time runs out, in words: the AFK policy (sessions.on_timer)."""
+def afk_outcome(seats: list[SeatRecord], settings: GuildSettings, table: list[SeatRecord]) -> str:
+    """What happens when the time runs out for ``seats`` (of the game's ``table``), in words:
+    the AFK policy (sessions.on_timer). A game whose last human seat would go to an AI is
+    abandoned rather than left to the AIs."""
     strikes = int(settings["afk_strikes"])
-    if settings["afk_action"] == "abandon" and any(s.timeouts_in_a_row + 1 >= strikes for s in seats):
+    out = {s.seat for s in seats if s.timeouts_in_a_row + 1 >= strikes}
+    if out and settings["afk_action"] == "abandon":
         return "then the game is abandoned"
+    if out and all(s.is_ai or s.seat in out for s in table):
+        return "then the game is abandoned (no player would be left)"
     return "then the AI plays for you"
 
 

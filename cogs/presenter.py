@@ -157,7 +157,7 @@ class Presenter:
         deadline = await self.bot.service.turn_deadline(rec.id)
         if deadline is None or not waiting:
             return ""
-        return f"⏳ <t:{int(deadline)}:R>, {afk_outcome(waiting, settings)}"
+        return f"⏳ <t:{int(deadline)}:R>, {afk_outcome(waiting, settings, rec.seats)}"
 
     async def _board_png(self, rec: GameRecord, public: dict[str, Any], names: dict[str, str]) -> bytes | None:
         """The board image, redrawn only when what it shows changed. A game's UI module may

@@ -41,8 +41,8 @@ PAGE_SIZE = 10
 CHART_POINTS = 300  # rated games drawn per line of the profile chart (the latest ones)
 BROKEN = "⚠️ That button is broken or from an old version. Run the command again."
 RATING_NOTE = (
-    "Ratings are openskill (Plackett–Luce) ratings: the number shown is μ − 3σ scaled so a newcomer "
-    "starts at 1,000; it rises as the system grows sure of your skill."
+    "A rating is a careful guess at your skill: everyone starts at 1,000, a win moves you up (more "
+    "against stronger players), and it rises as the bot grows sure of how well you play."
 )
 
 
@@ -302,16 +302,21 @@ def _ids(parts: list[str]) -> bool:
 
 def _profile_line(rating: StoredRating, rank: int, total: int) -> str:
     share = round(100 * rating.wins / rating.games) if rating.games else 0
-    if rating.streak > 0:
-        streak = f"{rating.streak} win{'s' if rating.streak != 1 else ''} in a row"
-    elif rating.streak < 0:
-        streak = f"{-rating.streak} loss{'es' if rating.streak != -1 else ''} in a row"
-    else:
-        streak = "no streak"
     return (
         f"**{rating.rating:,.0f}** · #{rank} of {total} · {rating.games} game{'s' if rating.games != 1 else ''}, "
-        f"{rating.wins} won ({share}%), {rating.draws} drawn · {streak} (best {rating.best_streak})"
+        f"{rating.wins} won ({share}%), {rating.draws} drawn · {_streak(rating.streak, rating.best_streak)}"
     )
+
+
+def _streak(streak: int, best: int) -> str:
+    """The current run of wins or losses; beside a run of wins, the best one when it was longer
+    ("2 wins in a row (best 5)"). A run of losses has no "best"."""
+    if streak > 0:
+        now = f"{streak} win{'s' if streak != 1 else ''} in a row"
+        return f"{now} (best {best})" if best > streak else now
+    if streak < 0:
+        return f"{-streak} loss{'es' if streak != -1 else ''} in a row"
+    return "no streak"
 
 
 def _history_line(game: HistoryGame, user_id: int) -> str:

@@ -41,8 +41,9 @@ HELP_TEXT = (
     "the board's 🔒 button or in a direct message. `/play` takes a move in text notation and "
     "autocompletes the legal ones.\n\n"
     "**Following along.** `/game status` shows the board again at the bottom of the channel; "
-    "`/game list` shows the games in this server; `/game stats` shows wins and losses; `/game replay` "
-    "steps through a game that is over, move by move.\n\n"
+    "`/game list` shows the games in this server; `/game mine` the games waiting for your move, in every "
+    "server; `/game stats` shows wins and losses; `/game replay` steps through a game that is over, move by "
+    "move.\n\n"
     "**Ratings.** Finished games are rated (openskill; lobby option `rated=off` for a friendly game): "
     "`/game leaderboard`, `/game profile` (with a chart) and `/game history`. `/game hint` shows the AI's "
     "suggestion privately (unrated games; a rated game stops counting for you if the server allows it).\n\n"
@@ -211,16 +212,36 @@ class Rules(GameGroupCog):
     async def _section_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        typed = current.casefold()
         try:
             game = rules_game(str(getattr(interaction.namespace, "game", "") or ""))
         except SessionError:
-            return []
-        typed = current.casefold()
+            return await self._any_section_choices(interaction, typed)
         return [
             app_commands.Choice(name=text.fit(s.title, text.CHOICE), value=str(i))
             for i, s in enumerate(game_sections(game))
             if typed in s.title.casefold()
         ][: text.CHOICES]
+
+    async def _any_section_choices(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        """No game picked yet: the sections of the channel's game first, then of every game,
+        each named with its game ("Dragon Farkle › Scoring"); the value is the section's title,
+        which /game rules finds in whichever game is then picked."""
+        running = await self.bot.service.channel_game(interaction.channel_id or 0)
+        games = [info.name for info in registry.all_games()]
+        if running is not None and running.kind in games:
+            games.remove(running.kind)
+            games.insert(0, running.kind)
+        choices = []
+        for game in games:
+            title = registry.get(game).title
+            for section in game_sections(game):
+                if typed in section.title.casefold() or typed in title.casefold():
+                    label = text.fit(f"{title} › {section.title}", text.CHOICE)
+                    choices.append(app_commands.Choice(name=label, value=section.title[: text.CHOICE]))
+        return choices[: text.CHOICES]
 
     async def _card_autocomplete(
         self, interaction: discord.Interaction, current: str

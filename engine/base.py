@@ -204,6 +204,12 @@ class Game(ABC):
     def play(self, player: str, action: str) -> list[Event]:
         """Apply one action; raise :class:`IllegalAction` (changing nothing) if it is not legal."""
 
+    def shortcuts(self, player: str) -> list[str]:
+        """Extra notations ``play`` accepts now, each standing for several legal actions in a
+        row played as one (Farkle's ``keep:1,5+roll``), for people typing moves; never
+        among ``legal_actions`` (buttons, AIs and fuzzers use those). Default: none."""
+        return []
+
     def is_private_action(self, player: str, action: str) -> bool:
         """True when offering or announcing ``action`` would reveal hidden information (a card
         being planned, a Magic Item in hand). Such actions are offered only in ``player``'s

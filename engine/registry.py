@@ -27,7 +27,7 @@ class GameInfo:
     # The server setting turn_timeout.<name> (seconds to act) takes its default and its
     # /config help from here.
     turn_timeout: int = 300
-    turn_timeout_help: str = ""  # e.g. "Seconds a Tally player has to act"; empty: said generically
+    turn_timeout_help: str = ""  # e.g. "How long a Tally player has to act"; empty: said generically
 
 
 _GAMES: dict[str, GameInfo] = {}

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from render import canvas, render_png
 
@@ -72,13 +72,17 @@ def _fit_width(image: Image.Image, width: int) -> Image.Image:
 
 
 def _captioned(picture: Image.Image, caption: str) -> Image.Image:
-    framed = Image.new("RGB", (picture.width, picture.height + CAPTION_HEIGHT), (24, 20, 16))
-    framed.paste(picture, (0, 0))
-    f = canvas.font(15, bold=True, condensed=True)
-    line = canvas.fit_text(caption, f, picture.width - 16)
-    ImageDraw.Draw(framed).text(
-        (8, picture.height + CAPTION_HEIGHT // 2), line, font=f, fill=(240, 226, 196), anchor="lm"
-    )
+    return captioned(picture, caption).image
+
+
+def captioned(picture: Image.Image, caption: str) -> canvas.Canvas:
+    """The frame: ``picture`` with its caption under it, cut to the width, in a font a phone
+    reads (at least 15 px; more for a frame wider than MAX_WIDTH)."""
+    framed = canvas.Canvas(Image.new("RGB", (picture.width, picture.height + CAPTION_HEIGHT), (24, 20, 16)))
+    framed.image.paste(picture, (0, 0))
+    f = canvas.font(max(15, canvas.smallest_font(picture.width)), bold=True, condensed=True)
+    framed.text((8, picture.height + CAPTION_HEIGHT // 2), caption, f, (240, 226, 196), anchor="lm",
+                width=picture.width - 16)
     return framed
 
 

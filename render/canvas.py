@@ -10,6 +10,7 @@ rendered once and cached as masks, which makes a board cheaper to draw than with
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -20,6 +21,11 @@ Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom ex
 Colour = tuple[int, int, int]
 
 ELLIPSIS = "…"
+# Discord shows a picture about 360 px wide on a phone; a text whose font is under 9 px there is
+# unreadable (issue 27). A text's height here is its font size in pixels (the em), the same for
+# "1" and "Ág", so it does not depend on which letters a label happens to hold.
+PHONE_WIDTH = 360
+MIN_PHONE_TEXT = 9
 _FONT_DIR = "/usr/share/fonts/truetype/dejavu/"
 _FONT_FILES = {
     (False, False): "DejaVuSans.ttf",
@@ -43,6 +49,12 @@ def font(size: int, bold: bool = False, condensed: bool = False) -> Font:
         return ImageFont.load_default(size)
     except Exception:  # Pillow without FreeType
         return ImageFont.load_default()
+
+
+def smallest_font(image_width: int) -> int:
+    """The smallest font size (px) a picture ``image_width`` wide may use: MIN_PHONE_TEXT px
+    once the picture is shown PHONE_WIDTH wide."""
+    return math.ceil(MIN_PHONE_TEXT * image_width / PHONE_WIDTH - 1e-9)
 
 
 def text_width(text: str, f: Font) -> float:
@@ -164,6 +176,12 @@ def overlapping(texts: list[TextBox]) -> list[tuple[TextBox, TextBox]]:
             if a.box[0] < b.box[2] and b.box[0] < a.box[2] and a.box[1] < b.box[3] and b.box[1] < a.box[3]:
                 pairs.append((a, b))
     return pairs
+
+
+def too_small(texts: list[TextBox], image_width: int) -> list[TextBox]:
+    """The texts under MIN_PHONE_TEXT px once the picture is shown PHONE_WIDTH wide (a text of
+    unknown size counts as too small: every text must say its size)."""
+    return [t for t in texts if t.size * PHONE_WIDTH / image_width < MIN_PHONE_TEXT]
 
 
 def outside(texts: list[TextBox], size: tuple[int, int]) -> list[TextBox]:

@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import register
-from render.canvas import Box, Canvas, Colour, fit_name, fit_text, font
+from render.canvas import Box, Canvas, Colour, fit_name, fit_text, font, smallest_font
 from render.dragon import dragon_head, dragon_sprite
 from render.text import CODE_WIDTH, fill_names, with_score, wrap_code
 
@@ -126,7 +126,8 @@ def render_text(view: dict[str, Any], names: dict[str, str]) -> str:
 
 # -- PNG -------------------------------------------------------------------------------------
 
-W, H = 720, 400
+W, H = 720, 420
+SMALL = smallest_font(W)  # 18: no text smaller, so that a phone (360 px wide) can read it
 BG = (36, 30, 40)
 PANEL = (54, 46, 60)
 BAR_BG = (74, 66, 82)
@@ -237,7 +238,7 @@ def _armies(c: Canvas, view: dict[str, Any], names: dict[str, str], box: Box) ->
     bx = x0 + 10 + name_w + 8
     bw = x1 - bx - 16 - 5 * 9  # room for five item cards
     kx = bx + int(bw * keep / top)
-    c.text((kx, y0 + 4), f"{keep:,} to fight", font(15, True), GOLD, anchor="ma")
+    c.text((kx, y0 + 4), f"{keep:,} to fight", font(SMALL, True), GOLD, anchor="ma")
     rows_top = y0 + 24
     row = min(40, (y1 - rows_top - 4) // len(players))
     c.draw.line((kx, rows_top - 2, kx, rows_top + row * len(players)), fill=GOLD, width=2)
@@ -252,7 +253,7 @@ def _armies(c: Canvas, view: dict[str, Any], names: dict[str, str], box: Box) ->
         c.draw.rectangle((bx, mid - 11, bx + bw, mid + 11), fill=BAR_BG)
         c.draw.rectangle((bx, mid - 11, bx + max(2, int(bw * army / top)), mid + 11), fill=colour)
         c.draw.line((kx, mid - 13, kx, mid + 13), fill=GOLD, width=2)
-        c.text((bx + 6, mid), f"{army:,}", font(16, True), INK, anchor="lm")
+        c.text((bx + 6, mid), f"{army:,}", font(SMALL, True), INK, anchor="lm")
         n = view["item_counts"][pid] + view["pending_counts"][pid]
         for k in range(min(n, 5)):  # face-down Magic Items
             ix = bx + bw + 8 + k * 9
@@ -263,18 +264,18 @@ def _dice_rows(c: Canvas, view: dict[str, Any], y: int) -> None:
     """The roll (or the dice left from it), the Event die in its fixed place, the dice set aside."""
     roll = view.get("roll")
     label = "roll" if view["phase"] in ("roll", "battle") else "dice left"
-    c.text((20, y), label, font(16), MUTED)
+    c.text((20, y), label, font(SMALL), MUTED)
     x = 20
     for v in roll or []:
         c.image.paste(_die_tile(v, DICE, DIE), (x, y + 20))
         x += DICE + 6
     if roll is not None:
         face = EVENT_LABEL.get(view.get("event") or "", "")
-        c.text((EVENT_X, y), "event", font(16), ORANGE)
+        c.text((EVENT_X, y), "event", font(SMALL), ORANGE)
         c.image.paste(_event_tile(view.get("event"), DICE), (EVENT_X, y + 20))
-        c.text((EVENT_X + DICE // 2, y + DICE + 24), face, font(15, True), ORANGE, anchor="ma")
+        c.text((EVENT_X + DICE // 2, y + DICE + 24), face, font(SMALL, True), ORANGE, anchor="ma")
     aside = view.get("set_aside") or []
-    c.text((ASIDE_X, y), "set aside", font(16), MUTED)
+    c.text((ASIDE_X, y), "set aside", font(SMALL), MUTED)
     for k, v in enumerate(aside[:12]):
         col, line = k % 6, k // 6
         c.image.paste(_die_tile(v, ASIDE, DIE_ASIDE), (ASIDE_X + col * (ASIDE + 4), y + 20 + line * (ASIDE + 4)))
@@ -283,8 +284,8 @@ def _dice_rows(c: Canvas, view: dict[str, Any], y: int) -> None:
 def _status(c: Canvas, view: dict[str, Any], names: dict[str, str], y: int) -> None:
     waiting = ", ".join(names.get(p, p) for p in view["to_act"])
     hint = PHASE_HINT.get(view["phase"], "")
-    line = fit_name(f"Waiting for {{}}: {hint}", waiting, font(16), W - 40)
-    c.text((20, y), line, font(16), MUTED, anchor="ls", width=W - 40)
+    line = fit_name(f"Waiting for {{}}: {hint}", waiting, font(SMALL), W - 40)
+    c.text((20, y), line, font(SMALL), MUTED, anchor="ls", width=W - 40)
 
 
 def _turn_panel(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
@@ -310,15 +311,15 @@ def _turn_panel(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
         _dice_rows(c, view, SPLIT + 40)
     else:  # between turns: no dice on the table, say what the choices are
         keep = f"{view['keep_min_army']:,}"
-        c.text((20, SPLIT + 50), "Recruit soldiers, Brawl a rival,", font(17), MUTED)
-        c.text((20, SPLIT + 76), f"or attack the dragon with {keep}+ soldiers", font(17), MUTED)
+        c.text((20, SPLIT + 50), "Recruit soldiers, Brawl a rival,", font(SMALL), MUTED)
+        c.text((20, SPLIT + 76), f"or attack the dragon with {keep}+ soldiers", font(SMALL), MUTED)
     _status(c, view, names, BOTTOM - 10)
 
 
 def _damage_track(c: Canvas, dmg: int, hp: int) -> None:
     """The damage counters in a column right of the battling dragon."""
-    x = 340
-    c.text((x, TOP + 12), "damage", font(16, True), INK, anchor="ma")
+    x = 342
+    c.text((x, TOP + 12), "damage", font(SMALL), INK, anchor="ma")
     for i in range(hp):
         _counters(c.draw, x, TOP + 54 + i * 44, 1 if i < dmg else 0, 1, 17)
     c.text((x, SPLIT - 28), f"{dmg} / {hp}", font(18, True), RED if dmg else INK, anchor="ma")
@@ -331,20 +332,20 @@ def _battle(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
     actor = view["actor"] or view["current"]
     _damage_track(c, dmg, hp)
     x0, x1 = 400, W - 20
-    c.text((x0, TOP + 8), "FINAL BATTLE", font(20, True), RED)
+    c.text((x0, TOP + 6), "FINAL BATTLE", font(20, True), RED)
     attacks = fit_name("{} attacks", names.get(actor, actor), font(18, True), x1 - x0)
-    c.text((x0, TOP + 34), attacks, font(18, True), INK, width=x1 - x0)
-    c.text((x0, TOP + 60), f"army {view['armies'][actor]:,}", font(22, True), GOLD)
+    c.text((x0, TOP + 32), attacks, font(18, True), INK, width=x1 - x0)
+    c.text((x0, TOP + 56), f"army {view['armies'][actor]:,}", font(22, True), GOLD)
     left = hp - dmg
-    stake = f"{left} more damage wins the game" + ("!" if left == 1 else "")
-    c.text((x0, TOP + 90), stake, font(16, True), INK, width=x1 - x0)
-    y = TOP + 116
+    stake = f"{left} more damage to win" + ("!" if left == 1 else "")
+    c.text((x0, TOP + 84), stake, font(SMALL, True), INK, width=x1 - x0)
+    y = TOP + 108
     for pid in (p for p in view["players"] if p != actor):  # the rivals' armies, for the stakes
-        c.text((x0, y), names.get(pid, pid), font(15), MUTED, width=x1 - x0 - 80)
-        c.text((x1, y), f"{view['armies'][pid]:,}", font(15), MUTED, anchor="ra")
-        y += 19
-    c.text((20, BOTTOM - 40), "Scoring dice cost soldiers; a Farkle (Blank, nothing scores) heals the dragon.",
-           font(15), MUTED, width=W - 40)
+        c.text((x0, y), names.get(pid, pid), font(SMALL), MUTED, width=x1 - x0 - 80)
+        c.text((x1, y), f"{view['armies'][pid]:,}", font(SMALL), MUTED, anchor="ra")
+        y += 21
+    c.text((20, BOTTOM - 48), "Scoring dice cost soldiers; a Farkle (nothing scores) heals the dragon.",
+           font(SMALL), MUTED, width=W - 40)
     _dice_rows(c, view, SPLIT + 10)
     _status(c, view, names, BOTTOM - 10)
 
@@ -358,7 +359,7 @@ def _game_over(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
     c.text((W // 2, mid - 14), msg, font(28, True), GOLD, anchor="mm", width=W - 48)
     reason = fill_names(view.get("end_reason") or "", names)
     if reason and not view.get("winner"):
-        c.text((W // 2, mid + 22), reason, font(16), MUTED, anchor="mm", width=W - 48)
+        c.text((W // 2, mid + 22), reason, font(SMALL), MUTED, anchor="mm", width=W - 48)
 
 
 def _sample_view(n: int, battle: bool, face: str) -> dict[str, Any]:
@@ -410,7 +411,7 @@ def draw(view: dict[str, Any], names: dict[str, str]) -> Canvas:
     c.text((16, 10), title, font(22, True), GOLD)
     shown_round = min(view["round"], view["max_rounds"]) if view.get("max_rounds") else view["round"]
     rounds = f"round {shown_round}" + (f" of {view['max_rounds']}" if view.get("max_rounds") else "")
-    c.text((W - 16, 14), rounds, font(16), MUTED, anchor="ra")
+    c.text((W - 16, 14), rounds, font(SMALL), MUTED, anchor="ra")
     if battle:
         if view["phase"] == "over":
             _damage_track(c, 3, 3)
@@ -421,7 +422,7 @@ def draw(view: dict[str, Any], names: dict[str, str]) -> Canvas:
         return c
     _armies(c, view, names, (8, TOP, PLAYERS_RIGHT, SPLIT - 8))
     _counters(c.draw, (PLAYERS_RIGHT + W) // 2, SPLIT - 52, 0, 3, 12)
-    c.text(((PLAYERS_RIGHT + W) // 2, SPLIT - 30), "The dragon sleeps", font(16), MUTED, anchor="ma")
+    c.text(((PLAYERS_RIGHT + W) // 2, SPLIT - 30), "The dragon sleeps", font(SMALL), MUTED, anchor="ma")
     if view["phase"] == "over":
         _game_over(c, view, names)
     else:

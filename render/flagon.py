@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw
 
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
 from render import register
-from render.canvas import Canvas, TextBox, fit_text, font, text_width
+from render.canvas import Canvas, TextBox, fit_text, font, smallest_font, text_width
 from render.text import fill_names, nowrap, with_score, wrap_code
 
 TEXT_LIMIT = 1800
@@ -306,8 +306,8 @@ def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fe
 
 RING = 11  # track spaces per side of the ring (corners shared): 40 spaces
 SP = 62  # a track space, pixels
-MARGIN = 18  # between the ring and the grid, for the coordinate labels
-PANEL_ROW = 30
+MARGIN = 26  # between the ring and the grid, for the coordinate labels
+PANEL_ROW = 50  # a character's two lines under the board: who, then time and state
 BG = (43, 33, 28)
 FLOOR = (222, 196, 160)
 FLOOR_LINE = (196, 168, 130)
@@ -336,6 +336,7 @@ def _track_spaces() -> list[tuple[int, int]]:
 
 SPACES = _track_spaces()
 SIDE = RING * SP
+SMALL = smallest_font(SIDE)  # 18: no text smaller, so that a phone (360 px wide) can read it
 CELL_AREA = SIDE - 2 * SP - 2 * MARGIN
 
 
@@ -379,7 +380,7 @@ def _background(w: int, h: int, tables: tuple[tuple[str, ...], ...], rugs: tuple
         x1, y1 = max(p[0] for p in xs) + 1, max(p[1] for p in xs) + 1
         d.rounded_rectangle((ox + x0 * cell + 4, oy + y0 * cell + 4, ox + x1 * cell - 4, oy + y1 * cell - 4),
                             radius=8, fill=TABLE, outline=TABLE_EDGE, width=3)
-    label = font(12, True)
+    label = font(SMALL, True)
     for x in range(w):
         letter = chr(ord("a") + x)
         cv.text((ox + x * cell + cell / 2, oy - MARGIN / 2), letter, label, LIGHT, anchor="mm")
@@ -387,10 +388,10 @@ def _background(w: int, h: int, tables: tuple[tuple[str, ...], ...], rugs: tuple
     for y in range(h):
         cv.text((ox - MARGIN / 2, oy + y * cell + cell / 2), str(y + 1), label, LIGHT, anchor="mm")
         cv.text((ox + w * cell + MARGIN / 2, oy + y * cell + cell / 2), str(y + 1), label, LIGHT, anchor="mm")
-    num = font(11)
+    num = font(SMALL)
     for i, (x, y) in enumerate(SPACES):
         d.rectangle((x + 1, y + 1, x + SP - 2, y + SP - 2), fill=TRACK, outline=TRACK_EDGE)
-        cv.text((x + 4, y + 2), str(i + 1), num, (110, 95, 80))
+        cv.text((x + 4, y + 1), str(i + 1), num, (110, 95, 80))
     return cv.image, tuple(cv.texts)
 
 
@@ -452,20 +453,22 @@ def _draw_character(cv: Canvas, c: dict[str, Any], cx: float, cy: float, cell: i
     if c["prone"]:
         d.ellipse((cx - r * 1.1, cy - r * 0.7, cx + r * 1.1, cy + r * 0.7), fill=(200, 200, 200), outline=colour,
                   width=4)
-        cv.text((cx, cy), LETTER.get(c["id"], "?"), font(int(cell * 0.4), True), colour, anchor="mm")
-        cv.text((cx + r * 1.15, cy - r * 1.1), "z", font(int(cell * 0.3), True), INK, anchor="mm")
+        cv.text((cx, cy), LETTER.get(c["id"], "?"), font(max(SMALL, int(cell * 0.4)), True), colour, anchor="mm")
+        cv.text((cx + r * 1.15, cy - r * 1.1), "z", font(SMALL, True), INK, anchor="mm")
     else:
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=LIGHT, width=2)
-        cv.text((cx, cy), LETTER.get(c["id"], "?"), font(int(cell * 0.42), True), LIGHT, anchor="mm")
+        cv.text((cx, cy), LETTER.get(c["id"], "?"), font(max(SMALL, int(cell * 0.42)), True), LIGHT, anchor="mm")
     if c["held"]:
         hx, hy = cx + r * 0.95, cy + r * 0.95
         d.ellipse((hx - cell * 0.2, hy - cell * 0.2, hx + cell * 0.2, hy + cell * 0.2), fill=LIGHT, outline=INK)
         _draw_item(d, c["held"], hx, hy, cell * 0.14)
 
 
-def _token(cv: Canvas, cid: str, x: float, y: float, size: int) -> None:
+def _token(cv: Canvas, cid: str, x: float, y: float, size: int, *, letter: bool = True) -> None:
+    """A character's round token in its colour, with its letter when it is large enough to read."""
     cv.draw.ellipse((x, y, x + size, y + size), fill=COLOUR.get(cid, (90, 90, 90)), outline=LIGHT, width=2)
-    cv.text((x + size / 2, y + size / 2), LETTER.get(cid, "?"), font(int(size * 0.6), True), LIGHT, anchor="mm")
+    if letter:
+        cv.text((x + size / 2, y + size / 2), LETTER.get(cid, "?"), font(int(size * 0.6), True), LIGHT, anchor="mm")
 
 
 def _draw_track(cv: Canvas, view: dict[str, Any]) -> None:
@@ -481,13 +484,13 @@ def _draw_track(cv: Canvas, view: dict[str, Any]) -> None:
     d.rectangle((mx, my, mx + SP - 1, my + SP - 1), outline=GOLD, width=4)
     for tok in track["game_end"]:
         x, y = box(tok["space"])
-        tile = (x + SP - 24, y + 3, x + SP - 4, y + 23)
+        tile = (x + SP - 28, y + 3, x + SP - 4, y + 27)
         if not tok["revealed"]:
             d.rectangle(tile, fill=(60, 60, 80), outline=LIGHT)
-            cv.text((tile[0] + 10, tile[1] + 10), "?", font(13, True), LIGHT, anchor="mm")
+            cv.text((tile[0] + 12, tile[1] + 12), "?", font(SMALL, True), LIGHT, anchor="mm")
         elif tok["guard"]:
             d.rectangle(tile, fill=(200, 30, 30), outline=INK)
-            cv.text((tile[0] + 10, tile[1] + 10), "G", font(13, True), LIGHT, anchor="mm")
+            cv.text((tile[0] + 12, tile[1] + 12), "G", font(SMALL, True), LIGHT, anchor="mm")
         else:
             d.rectangle(tile, fill=(200, 200, 200), outline=INK)
     # Status tokens: a small tag in the character's colour at the space where the status ends.
@@ -499,28 +502,30 @@ def _draw_track(cv: Canvas, view: dict[str, Any]) -> None:
         tx, ty = x + 3 + k * 14, y + SP - 15
         d.rectangle((tx, ty, tx + 12, ty + 12), fill=COLOUR.get(st["char"], (90, 90, 90)), outline=GOLD, width=2)
     # Time tokens, bottom -> top: filled from the bottom-left, left to right, then the row above,
-    # so the reading order is the stack order and no letter is hidden (three rows of three fit
-    # under the space's number and the Game End tile).
-    size = 16
+    # so the reading order is the stack order (two rows of four fit under the space's number).
+    # Discs in the characters' colours without letters: a letter readable on a phone would not
+    # fit; the panel says each character's time and place in its stack, the text board the stacks.
+    size = 14
     for space, cids in track["stacks"].items():
         x, y = box(int(space))
         for i, cid in enumerate(cids):
-            col, row = i % 3, i // 3
-            _token(cv, cid, x + 3 + col * (size + 1), y + SP - 2 - size - row * size, size)
+            col, row = i % 4, i // 4
+            _token(cv, cid, x + 2 + col * size, y + SP - 2 - size - row * size, size, letter=False)
 
 
 def _draw_panel(cv: Canvas, view: dict[str, Any], names: dict[str, str], top: int) -> None:
-    f, fb, fs = font(17), font(17, True), font(15)
+    f, fb = font(SMALL), font(SMALL, True)
     y = top + 8
     teams = view.get("teams")
     scores = view.get("scores") or {}
     planning = set(view.get("planning") or [])
     for c in view["characters"]:
-        _token(cv, c["id"], 10, y + 2, 24)
+        _token(cv, c["id"], 8, y + 2, 30)
         owner = names.get(c["owner"], c["owner"])
         team = f" · team {c['team']}" if c.get("team") else ""
-        cv.text((42, y + 3), c["name"], fb, LIGHT, width=150)
-        cv.text((200, y + 5), f"{owner}{team}", fs, (220, 210, 190), width=134)
+        rep = cv.text((SIDE - 12, y + 1), f"{c['rep']}", fb, GOLD, anchor="ra")
+        cv.text((48, y + 1), c["name"], fb, LIGHT, width=200)
+        cv.text((260, y + 1), f"{owner}{team}", f, (220, 210, 190), width=rep[0] - 260 - 12)
         state = [f"time {c['token']} · {_ordinal(c['stack'] + 1)} in stack"]
         if c["prone"]:
             state.append("prone")
@@ -530,8 +535,7 @@ def _draw_panel(cv: Canvas, view: dict[str, Any], names: dict[str, str], top: in
             state.append("planning…")
         if c["statuses"]:
             state.append(", ".join(f"{s['name']}→{s['until']}" for s in c["statuses"]))
-        rep = cv.text((SIDE - 12, y + 3), f"{c['rep']}", fb, GOLD, anchor="ra")
-        cv.text((344, y + 6), " · ".join(state), font(14), (200, 230, 255), width=rep[0] - 344 - 10)
+        cv.text((48, y + 24), " · ".join(state), f, (200, 230, 255), width=SIDE - 48 - 12)
         y += PANEL_ROW
     cv.draw.line((10, y + 3, SIDE - 10, y + 3), fill=(120, 100, 80))
     y += 10
@@ -539,9 +543,11 @@ def _draw_panel(cv: Canvas, view: dict[str, Any], names: dict[str, str], top: in
         parts = [(f"Team {t}", scores[t]) for t in sorted(scores)]
     else:
         parts = [(names.get(p, p), s) for p, s in sorted(scores.items(), key=lambda kv: -kv[1])]
-    if parts:  # nobody has chosen a character yet during setup: no reputation to show
-        label = "Reputation: "
-        line = label + _fit_parts(parts, f, SIDE - 20 - text_width(label, f))
+    label = "Reputation: "
+    line = label + "   ".join(f"{name}: {score}" for name, score in parts)
+    # Nobody has chosen a character yet during setup: no reputation to show. A line too long for
+    # the picture is left to the text board (each character's reputation is on its line above).
+    if parts and text_width(line, f) <= SIDE - 20:
         cv.text((10, y), line, f, LIGHT, width=SIDE - 20)
         y += 24
     # names cut short enough that the verb after them ("chooses a character") still shows
@@ -549,13 +555,6 @@ def _draw_panel(cv: Canvas, view: dict[str, Any], names: dict[str, str], top: in
     status = _status_line(view, short)
     if status:
         cv.text((10, y), status, f, GOLD, width=SIDE - 20)
-
-
-def _fit_parts(parts: list[tuple[str, int]], f: Any, width: float) -> str:
-    """``name: score`` parts on one line; long names are cut so that every score stays."""
-    sep = "   "
-    share = (width - text_width(sep, f) * (len(parts) - 1)) / max(1, len(parts))
-    return sep.join(f"{fit_text(name, f, share - text_width(f': {score}', f))}: {score}" for name, score in parts)
 
 
 def _ordinal(n: int) -> str:
@@ -597,11 +596,11 @@ def draw(view: dict[str, Any], names: dict[str, str] | None = None) -> Canvas:
         if content.get("chairs"):
             _draw_chair(d, cx - cell * 0.22, cy - cell * 0.12, s)
             if content["chairs"] > 1:
-                cv.text((cx - cell * 0.3, cy + cell * 0.3), f"×{content['chairs']}", font(10), INK, anchor="mm")
+                cv.text((cx - cell * 0.3, cy + cell * 0.3), f"×{content['chairs']}", font(SMALL), INK, anchor="mm")
         if content.get("mugs"):
             _draw_mug(d, cx + cell * 0.2, cy + cell * 0.18, s * 0.9)
             if content["mugs"] > 1:
-                cv.text((cx + cell * 0.3, cy - cell * 0.32), f"×{content['mugs']}", font(10), INK, anchor="mm")
+                cv.text((cx + cell * 0.3, cy - cell * 0.32), f"×{content['mugs']}", font(SMALL), INK, anchor="mm")
         for prize in content.get("prizes", []):
             if prize == "flagon":
                 _draw_flagon(d, cx, cy, cell * 0.3)
@@ -610,7 +609,7 @@ def draw(view: dict[str, Any], names: dict[str, str] | None = None) -> Canvas:
         if "familiar" in content:
             r = cell * 0.3
             d.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=(170, 120, 230), outline=INK)
-            cv.text((cx, cy), "f", font(int(cell * 0.3), True), INK, anchor="mm")
+            cv.text((cx, cy), "f", font(SMALL, True), INK, anchor="mm")
         if content.get("barrage"):
             r = cell * 0.42
             d.ellipse((cx - r, cy - r, cx + r, cy + r), outline=(220, 30, 30), width=3)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from PIL import Image
 
-from render.canvas import Canvas, fit_text, font, text_width
+from render.canvas import Canvas, fit_text, font, smallest_font, text_width
 
 WIDTH, HEIGHT = 640, 300
 BG = (36, 30, 40)
@@ -30,9 +30,14 @@ Series = Sequence[tuple[float, float]]  # (unix time, rating), oldest first
 def rating_chart(title: str, series: Mapping[str, Series]) -> bytes:
     """A PNG of each game's rating over its rated games (x: games in time order, with the first
     and last dates under the axis; a time axis would squeeze a busy evening into one pixel)."""
+    return _png(draw_chart(title, series))
+
+
+def draw_chart(title: str, series: Mapping[str, Series]) -> Canvas:
+    """The chart of :func:`rating_chart` as a Canvas (the picture and where each text went)."""
     canvas = Canvas(Image.new("RGB", (WIDTH, HEIGHT), BG))
     draw = canvas.draw
-    small, label = font(15), font(17, bold=True)
+    small, label = font(smallest_font(WIDTH)), font(17, bold=True)  # 16 px: readable on a phone
     canvas.text((LEFT, 10), title, label, INK, width=WIDTH - LEFT - RIGHT)
     lines = {name: list(points) for name, points in series.items() if points}
     plot = (LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM)
@@ -44,7 +49,7 @@ def rating_chart(title: str, series: Mapping[str, Series]) -> bytes:
             MUTED,
             anchor="mm",
         )
-        return _png(canvas)
+        return canvas
     values = [v for points in lines.values() for _, v in points]
     low, high = _bounds(min(values), max(values))
     longest = max(len(points) for points in lines.values())
@@ -82,7 +87,7 @@ def rating_chart(title: str, series: Mapping[str, Series]) -> bytes:
     last = max(points[-1][0] for points in lines.values())
     canvas.text((plot[0], plot[3] + 4), _date(first), small, MUTED)
     canvas.text((plot[2], plot[3] + 4), _date(last), small, MUTED, anchor="ra")
-    return _png(canvas)
+    return canvas
 
 
 def _bounds(low: float, high: float) -> tuple[float, float]:

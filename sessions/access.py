@@ -48,9 +48,9 @@ class StoreAccess:
         start), for ``/game status`` once nothing runs there."""
         return await self.db.last_ended_game_in_channel(channel_id)
 
-    async def games(self, *, guild_id: int | None = None, statuses: Iterable[str] = ACTIVE_STATUSES
-                    ) -> list[GameRecord]:
-        return await self.db.games(guild_id=guild_id, statuses=statuses)
+    async def games(self, *, guild_id: int | None = None, statuses: Iterable[str] = ACTIVE_STATUSES,
+                    user_id: int | None = None) -> list[GameRecord]:
+        return await self.db.games(guild_id=guild_id, statuses=statuses, user_id=user_id)
 
     async def action_log(self, game_id: int) -> list[LoggedAction]:
         return await self.db.actions(game_id)

@@ -26,7 +26,7 @@ from sessions.access import StoreAccess
 from sessions.errors import NotAllowed, SessionError, StaleAction
 from sessions.live import LiveGames
 from sessions.ratings import is_rated, rate_game
-from sessions.settings import GuildSettings, parse_setting
+from sessions.settings import GuildSettings, duration_text, parse_setting
 from storage import ActionRow, ChannelBusy, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
 from storage.db import DAMAGED_MESSAGE
 from storage.keyed_locks import KeyedLocks
@@ -274,7 +274,7 @@ class GameService(StoreAccess):
             if len(rec.seats) >= info.game_class.MAX_PLAYERS:
                 raise SessionError(f"The lobby is full ({info.game_class.MAX_PLAYERS} seats).")
             number = sum(1 for s in rec.seats if s.is_ai) + 1
-            seat = self._new_seat(rec, user_id=None, name=f"AI {number} ({level})", ai_level=level)
+            seat = self._new_seat(rec, user_id=None, name=f"{level.capitalize()} AI {number}", ai_level=level)
             return await self._save_lobby(rec, [*rec.seats, seat], f"An AI seat ({level}) was added.")
 
     async def start(self, game_id: int, actor: Actor) -> Outcome:
@@ -473,6 +473,8 @@ class GameService(StoreAccess):
                 else:
                     seats = [replace(s, timeouts_in_a_row=strikes) if s.seat == seat.seat else s for s in seats]
                     events.append(Event("timeout", f"{{{seat.seat}}} ran out of time; the AI acted for them."))
+            if not any(not s.is_ai for s in seats):
+                return await self._abandon_unplayed(rec, game, late, settings["afk_strikes"])
             rec.seats = seats
             # Act for the late seats (easy AI) until they have nothing left to do now.
             info = registry.get(rec.kind)
@@ -496,8 +498,23 @@ class GameService(StoreAccess):
                 rec = await self.db.load_game(rec.id)
             return await self._after_change(rec, game, events, previous_to_act=previous)
 
+    async def _abandon_unplayed(self, rec: GameRecord, game: Game, late: list[SeatRecord],
+                                strikes: int) -> Outcome:
+        """The last human seat timed out for good: AIs playing each other to a "winner" would be
+        a result nobody earned, so the game is abandoned (no winner, never rated)."""
+        who = " and ".join(f"{{{s.seat}}}" for s in late)
+        times = "once" if strikes == 1 else f"{strikes} times in a row"
+        event = Event("abandon", f"{who} timed out {times} and no player is left at the table: "
+                                 "the game is abandoned (nobody wins, nothing is rated).")
+        why = _unfinished(f"Abandoned: {who} timed out {times} and no player was left.")
+        await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True, result=why,
+                                announce=_dicts([event]))
+        log.info("game %s abandoned: no human seat left after timeouts", rec.id)
+        return Outcome(await self.db.load_game(rec.id), game, [event])
+
     async def _remind(self, game_id: int) -> Outcome | None:
-        """Half the turn time is gone: queue a reminder for the humans who still owe a move."""
+        """Half the turn time is gone (or, in a long turn, all but its last eighth): queue a
+        reminder for the humans who still owe a move."""
         async with self.lock(game_id):
             rec = await self.db.load_game(game_id)
             deadline = await self.db.timer(game_id, REMIND_TIMER)
@@ -513,6 +530,10 @@ class GameService(StoreAccess):
                 return None
             reminder = Event(TURN_EVENT, "", data={"seats": owing, "reminder": True})
             await self.db.queue_announcement(rec.id, _dicts([reminder]))
+            last = last_reminder(await self.db.timer(game_id, TURN_TIMER),
+                                 (await self.settings(rec.guild_id)).turn_timeout(rec.kind))
+            if last is not None and last > deadline + 1:  # this was the half-way one: one more near the end
+                await self.db.set_timer(game_id, REMIND_TIMER, last)
             return Outcome(rec, game, [reminder])
 
     async def _close_unstarted_lobby(self, game_id: int) -> Outcome | None:
@@ -526,7 +547,7 @@ class GameService(StoreAccess):
                 return None
             if deadline > self._clock() + 0.001:
                 return None  # not due yet; the scheduler will come back
-            text = (f"⌛ This lobby closed because nobody started it within {_duration(deadline - rec.created_at)}. "
+            text = (f"⌛ This lobby closed because nobody started it within {duration_text(deadline - rec.created_at)}. "
                     "Open a new one with `/game new`.")
             closed = Event("lobby_timeout", text)
             await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True,
@@ -755,6 +776,18 @@ def _turn_events(seats: list[SeatRecord], to_act_before: list[str], game: Game) 
     return [Event(TURN_EVENT, "", data={"seats": became, "reminder": False})] if became else []
 
 
+# A turn at least this long (a correspondence game) gets a second reminder near its end.
+LONG_TURN = 4 * 3600
+
+
+def last_reminder(turn_deadline: float | None, timeout: float) -> float | None:
+    """When a long turn's last reminder is due: with an eighth of the time left (3 hours of a
+    day, 21 hours of a week). None for a short turn: its half-way reminder is enough."""
+    if turn_deadline is None or timeout < LONG_TURN:
+        return None
+    return turn_deadline - timeout / 8
+
+
 def _unfinished(reason: str, names: dict[str, str] | None = None) -> dict[str, Any]:
     """The saved result of a game that stopped before its end (cancelled, abandoned): nobody
     is ranked; ``reason`` names players as {p1} placeholders, others through ``names``."""
@@ -770,16 +803,6 @@ def _title(kind: str) -> str:
         return registry.get(kind).title
     except KeyError:  # a game no longer installed
         return kind
-
-
-def _duration(seconds: float) -> str:
-    """``3600`` -> "1 hour", ``5400`` -> "90 minutes", ``45`` -> "45 seconds"."""
-    count, unit = max(0, round(seconds)), "second"
-    for size, name in ((3600, "hour"), (60, "minute")):
-        if count >= size and count % size == 0:
-            count, unit = count // size, name
-            break
-    return f"{count} {unit}{'' if count == 1 else 's'}"
 
 
 def _renumber(seats: list[SeatRecord]) -> list[SeatRecord]:

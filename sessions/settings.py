@@ -38,6 +38,43 @@ def _int_range(key: str, low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+# Units a duration may be written in ("90m", "12h", "2d"); a bare number is seconds.
+_UNITS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hr": 3600,
+          "hour": 3600, "d": 86400, "day": 86400}
+WEEK = 7 * 86400
+
+
+def duration_text(seconds: float) -> str:
+    """``86400`` -> "1 day", ``5400`` -> "90 minutes", ``45`` -> "45 seconds": the largest unit
+    that divides it exactly."""
+    count, unit = max(0, round(seconds)), "second"
+    for size, name in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if count >= size and count % size == 0:
+            count, unit = count // size, name
+            break
+    return f"{count} {unit}{'' if count == 1 else 's'}"
+
+
+def _duration_range(key: str, low: int, high: int) -> Callable[[str], int]:
+    """Seconds, as a number ("600") or with a unit ("10m", "12h", "2d"), from ``low`` to ``high``."""
+    allowed = f"from {duration_text(low)} to {duration_text(high)}"
+
+    def parse(raw: str) -> int:
+        text = raw.strip().lower().replace(" ", "")
+        number = text.rstrip("abcdefghijklmnopqrstuvwxyz")
+        unit = text[len(number):] or "s"
+        factor = _UNITS.get(unit) or (_UNITS.get(unit[:-1]) if len(unit) > 2 and unit.endswith("s") else None)
+        if not number.isdecimal() or len(number) > 9 or factor is None:
+            raise ValueError(f"`{key}` takes seconds or a duration such as 90m, 12h or 2d ({allowed}; "
+                             f"got `{echo(raw, 20)}`).")
+        value = int(number) * factor
+        if not low <= value <= high:
+            raise ValueError(f"`{key}` must be {allowed} (got {duration_text(value)}).")
+        return value
+
+    return parse
+
+
 def _choice(key: str, choices: tuple[str, ...]) -> Callable[[str], str]:
     def parse(raw: str) -> str:
         value = raw.strip().lower()
@@ -116,8 +153,9 @@ def _turn_timeouts() -> list[Setting]:
     for name in order:
         info = games[name]
         key = f"turn_timeout.{name}"
-        about = info.turn_timeout_help or f"Seconds a {info.title} player has to act"
-        settings.append(Setting(key, info.turn_timeout, f"{about} (30–86400).", _int_range(key, 30, 86400)))
+        about = info.turn_timeout_help or f"How long a {info.title} player has to act"
+        help_text = f"{about}: seconds, or a duration such as 90m, 12h or 2d (30 seconds to 7 days)."
+        settings.append(Setting(key, info.turn_timeout, help_text, _duration_range(key, 30, WEEK), duration_text))
     return settings
 
 
@@ -165,8 +203,9 @@ SETTINGS: Mapping[str, Setting] = _Settings(
                 f"Dragon Farkle cards: `{HOUSE}` or a file in the operator's card folder ({CARDS_DIR_ENV}); "
                 "checked when set, used by games started afterwards.",
                 _farkle_cards, _show_farkle_cards),
-        Setting("lobby_timeout", 3600, "Seconds an open lobby waits for its host to press Start before it "
-                "closes (60–86400).", _int_range("lobby_timeout", 60, 86400)),
+        Setting("lobby_timeout", 3600, "How long an open lobby waits for its host to press Start before it "
+                "closes: seconds, or a duration such as 30m or 12h (1 minute to 1 day).",
+                _duration_range("lobby_timeout", 60, 86400), duration_text),
         Setting("hints", "casual",
                 "/game hint (the AI's suggestion, shown privately): `casual` in unrated games only, `all` in "
                 "rated games too (a hint makes that game unrated for its asker), or `off`.",

@@ -447,8 +447,10 @@ class Database(RatingTables):
         return await self.load_game(rows[0][0]) if rows else None
 
     async def games(
-        self, *, guild_id: int | None = None, statuses: Iterable[str] = ACTIVE_STATUSES
+        self, *, guild_id: int | None = None, statuses: Iterable[str] = ACTIVE_STATUSES,
+        user_id: int | None = None,
     ) -> list[GameRecord]:
+        """Games by status, in one server or all; with ``user_id``, those the member plays in."""
         statuses = tuple(statuses)
         marks = ",".join("?" * len(statuses))
         sql = (f"SELECT * FROM games WHERE status IN ({marks}) "
@@ -457,6 +459,9 @@ class Database(RatingTables):
         if guild_id is not None:
             sql += " AND guild_id = ?"
             params.append(guild_id)
+        if user_id is not None:
+            sql += " AND id IN (SELECT game_id FROM seats WHERE user_id = ?)"
+            params.append(user_id)
         rows = await self._fetch(sql + " ORDER BY id", params)
         records = []
         for row in rows:  # one undecodable row is set aside; it never breaks the listing

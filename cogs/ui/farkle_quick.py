@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine import IllegalAction
 from engine.farkle.scoring import score
 
 if TYPE_CHECKING:
@@ -36,16 +35,6 @@ class Choice:
 
 def _dice(keep: str) -> tuple[int, ...]:
     return tuple(int(x) for x in keep.removeprefix("keep:").split(","))
-
-
-def _after(game: FarkleGame, seat: str, action: str) -> FarkleGame | None:
-    """The game after ``seat`` plays ``action``, on a copy (None if the engine refuses it)."""
-    copy = type(game).from_dict(game.to_dict())
-    try:
-        copy.play(seat, action)
-    except IllegalAction:
-        return None
-    return copy
 
 
 def _follow_ups(after: FarkleGame, seat: str) -> list[tuple[str, str]]:
@@ -93,29 +82,29 @@ def roll_choices(game: FarkleGame, seat: str) -> list[Choice]:
     if view["action"] == "battle" and "accept" in legal:
         # A Final Battle roll paused for the roller's Magic Items: once resolved, rolling on is
         # the only move left (there is no stop), so both come in one click.
-        return _joined(game, seat, "accept", _after(game, seat, "accept"), ("roll",))
+        return _joined(game, seat, "accept", game.after(seat, "accept"), ("roll",))
     if not keeps:
         return []
     if view["action"] == "battle":
         # Final Battle: the kept dice are the ones that cost soldiers, so the usual pick is the
         # cheapest (more dice left also means less risk of a Farkle, which loses the battle).
         cheapest = min(keeps, key=lambda k: (score(_dice(k), game.table) or 0, -len(_dice(k))))
-        return _joined(game, seat, cheapest, _after(game, seat, cheapest), ("roll",))
+        return _joined(game, seat, cheapest, game.after(seat, cheapest), ("roll",))
     # The most soldiers (two scoring sets are worth more than one) ...
     value = {k: score(_dice(k), game.table) or 0 for k in keeps}
     best = max(keeps, key=lambda k: (value[k], -len(_dice(k))))
-    after_best = _after(game, seat, best)
+    after_best = game.after(seat, best)
     if after_best is not None and _turn_total_after(after_best) < view["turn_total"] + value[best]:
         # ... unless the Dragon eats the keep: then every keep gains the same, so set aside the
         # fewest dice and roll the most.
         best = min(keeps, key=lambda k: (len(_dice(k)), -value[k]))
-        after_best = _after(game, seat, best)
+        after_best = game.after(seat, best)
     choices = _joined(game, seat, best, after_best, ("roll", "stop"))
     singles = [k for k in keeps if len(_dice(k)) == 1 and k != best]
     if singles and len(_dice(best)) > 1:
         # Set aside only the best single die and roll the rest: fewer points now, more dice.
         single = max(singles, key=lambda k: value[k])
-        choices += _joined(game, seat, single, _after(game, seat, single), ("roll",))
+        choices += _joined(game, seat, single, game.after(seat, single), ("roll",))
     return choices[:MAX_CHOICES]
 
 
@@ -129,4 +118,4 @@ def rally_choices(game: FarkleGame, seat: str) -> list[Choice]:
         or "rally:double" not in game.legal_actions(seat)
     ):
         return []
-    return _joined(game, seat, "rally:double", _after(game, seat, "rally:double"), ("roll", "stop"))
+    return _joined(game, seat, "rally:double", game.after(seat, "rally:double"), ("roll", "stop"))

@@ -54,7 +54,7 @@ register(
         rules_summary=RULES_SUMMARY,
         emoji="🐉",
         turn_timeout=300,
-        turn_timeout_help="Seconds a Dragon Farkle player has to act",
+        turn_timeout_help="How long a Dragon Farkle player has to act",
     )
 )
 

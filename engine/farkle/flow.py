@@ -310,7 +310,8 @@ class TurnFlow(FarkleCore):
         events.append(
             Event(
                 "battle_roll",
-                f"{{{p}}} loses {paid} soldiers and deals {dmg} damage (dragon {s['damage']}/{DRAGON_HP}).",
+                f"{{{p}}} loses {paid} soldiers and deals {dmg} damage "
+                f"(dragon {min(s['damage'], DRAGON_HP)}/{DRAGON_HP}).",  # no "4/3" for overkill
                 data={"player": p, "loss": paid, "damage": dmg, "dice": list(sel)},
             )
         )

@@ -30,6 +30,9 @@ from engine.farkle.phases import MOVES, PHASES
 from engine.farkle.state import FarkleState
 from engine.rng import Rng
 
+JOIN = "+"  # keep:1,5+roll: a keep and its follow-up in one action (FarkleGame.shortcuts)
+FOLLOW_UPS = ("roll", "stop")
+
 
 class FarkleGame(TurnFlow):
     NAME: ClassVar[str] = "farkle"
@@ -159,7 +162,32 @@ class FarkleGame(TurnFlow):
         # The Peddler names the item it swaps away.
         return head == "companion" and action.count(":") == 1 and not action.split(":")[1].isdigit()
 
+    def shortcuts(self, player: str) -> list[str]:
+        """``keep:<dice>+roll`` and ``keep:<dice>+stop``: a keep with what follows it, one
+        command for the usual decision of a roll (each offered only if its follow-up is legal
+        after that keep)."""
+        keeps = [a for a in self.legal_actions(player) if a.startswith("keep:")]
+        out = []
+        for keep in keeps:
+            after = self.after(player, keep)
+            if after is not None:
+                out += [f"{keep}{JOIN}{follow}" for follow in FOLLOW_UPS if follow in after.legal_actions(player)]
+        return out
+
+    def after(self, player: str, action: str) -> FarkleGame | None:
+        """This game after ``player`` plays ``action``, on a copy (None if it is refused): what
+        a joined move or a one-click button would lead to, without playing it."""
+        copied = self.copy()
+        try:
+            copied.play(player, action)
+        except IllegalAction:
+            return None
+        return copied
+
     def play(self, player: str, action: str) -> list[Event]:
+        first, join, follow = action.partition(JOIN)
+        if join:
+            return self._play_joined(player, first, follow)
         check_legal(self, player, action)
         backup_state = copy.deepcopy(self.s)
         backup_rng = self.rng.to_dict()
@@ -167,6 +195,25 @@ class FarkleGame(TurnFlow):
             events: list[Event] = []
             self._apply(player, action, events)
             return events
+        except Exception:
+            self.s = backup_state
+            self.rng.state = backup_rng
+            raise
+
+    def _play_joined(self, player: str, keep: str, follow: str) -> list[Event]:
+        """``keep:1,5+roll``: both actions or, if either is refused, neither."""
+        if not keep.startswith("keep:") or follow not in FOLLOW_UPS:
+            raise IllegalAction(f"`{keep}{JOIN}{follow}` is not a move: the `+` joins a keep to `roll` or `stop`, "
+                                "as in `keep:1,5+roll`.")
+        check_legal(self, player, keep)
+        backup_state = copy.deepcopy(self.s)
+        backup_rng = self.rng.to_dict()
+        try:
+            events = self.play(player, keep)
+            if follow not in self.legal_actions(player):
+                raise IllegalAction(f"`{follow}` cannot follow `{keep}` now (see the board): nothing was "
+                                    f"played. Play `{keep}` alone, then choose.")
+            return events + self.play(player, follow)
         except Exception:
             self.s = backup_state
             self.rng.state = backup_rng
@@ -206,7 +253,7 @@ class FarkleGame(TurnFlow):
             "pool": s["pool"],
             "turn_total": s["total"],
             "attack_score": s["attack_score"],
-            "battle": {"damage": s["damage"], "hp": DRAGON_HP} if s["action"] == "battle" else None,
+            "battle": {"damage": min(s["damage"], DRAGON_HP), "hp": DRAGON_HP} if s["action"] == "battle" else None,
             "battle_ok": s["battle_ok"],
             "keep_min_army": KEEP_MIN_ARMY,
             "item_deck": len(s["item_deck"]),
@@ -237,6 +284,16 @@ class FarkleGame(TurnFlow):
         return [f"Magic Items: {', '.join(names)}"] if names else ["no Magic Item"]
 
     def describe_action(self, player: str, action: str) -> str:
+        first, join, follow = action.partition(JOIN)
+        if join:  # "Keep 1 5 (+150) & roll 4 dice": the follow-up as it reads after the keep
+            after = self.after(player, first)
+            if after is None:
+                then = follow
+            elif follow == "stop" and after.s["action"] == "recruit":
+                then = f"bank {after.s['total']}"  # as the board's "Keep 1 5 (+150) & bank 450"
+            else:
+                then = after.describe_action(player, follow)
+            return f"{self.describe_action(player, first)} & {then[:1].lower()}{then[1:]}"
         head, _, arg = action.partition(":")
         move = MOVES.get(head)
         text = move.describe(self, player, arg) if move is not None else None

@@ -198,7 +198,9 @@ def _describe_roll(g: TurnFlow, player: str, arg: str) -> str:
 def _describe_stop(g: TurnFlow, player: str, arg: str) -> str:
     if g.s["action"] == "recruit":
         return f"Stop and bank {g.s['total']}"
-    return f"Stop with {g.s['total']}"
+    # The words of the board's one-click "Keep … & stop: attack score N" (cogs.ui.farkle_quick).
+    side = "defence" if player == g.s["defender"] else "attack"
+    return f"Stop: {side} score {g.s['total']}"
 
 
 def _card_name(g: TurnFlow, card_id: str) -> str | None:

@@ -37,7 +37,7 @@ register(
         rules_summary=RULES_SUMMARY,
         emoji="🍺",
         turn_timeout=600,
-        turn_timeout_help="Seconds for a Dragon & Flagon planning phase or choice",
+        turn_timeout_help="How long a Dragon & Flagon planning phase or choice may take",
     )
 )
 

@@ -37,7 +37,7 @@ def _register() -> None:
             ),
             emoji="🐉",
             turn_timeout=600,
-            turn_timeout_help="Seconds a Nine Sons player has to move",
+            turn_timeout_help="How long a Nine Sons player has to move",
         )
     )
 

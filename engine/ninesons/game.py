@@ -413,7 +413,7 @@ class NineSonsGame(Game):
         if st.winner == -1:
             return f"Game over ({self._why()}): a draw. {self._tally()}."
         assert st.winner is not None
-        return f"Game over ({self._why()}): {self._name(st.winner)} wins. {self._tally()}."
+        return f"Game over ({self._why()}): {self._name(st.winner)} wins. {self._tie_break()}{self._tally()}."
 
     def _card_view(self, ci: int) -> dict[str, Any]:
         c = self.cards[ci]
@@ -589,8 +589,18 @@ class NineSonsGame(Game):
             for p in (0, 1)
         )
         why = self._why()
-        reason = f"{why[0].upper()}{why[1:]}{' (a draw)' if st.winner == -1 else ''}. {tamed}."
+        reason = f"{why[0].upper()}{why[1:]}{' (a draw)' if st.winner == -1 else ''}. {self._tie_break()}{tamed}."
         return Result(scores=scores, ranking=ranking, reason=reason)
+
+    def _tie_break(self) -> str:
+        """Why equal points still have a winner (§7: more tamed cards), or "" ("Tied on 2
+        points: {p2} tamed more cards (3 to 2). ")."""
+        st = self.st
+        if st.winner is None or st.winner < 0 or st.score[0] != st.score[1] or st.reason == core.NO_ACTION:
+            return ""
+        won, lost = len(st.tamed[st.winner]), len(st.tamed[st.winner ^ 1])
+        points = f"{st.score[0]} point{'s' if abs(st.score[0]) != 1 else ''}"
+        return f"Tied on {points}: {self._name(st.winner)} tamed more cards ({won} to {lost}). "
 
 
 def _deep(x: Any) -> Any:

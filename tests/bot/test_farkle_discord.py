@@ -212,7 +212,7 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
     text = texts_of(board)
     assert "Private prompts by DM: alice" in text and "DMs closed for bob" in text
     # alice (first in lobby order) chooses: a Brawl button per target, Recruit; Final Battle not yet.
-    assert button_labels(board) == ["Brawl bob (army 0)", "Brawl AI 1 (easy) (army 0)", "Recruit soldiers", HAND]
+    assert button_labels(board) == ["Brawl bob (army 0)", "Brawl Easy AI 1 (army 0)", "Recruit soldiers", HAND]
 
     # bob's hand is private: only the ephemeral "Show my hand" shows it, by name.
     rec, game = await table.load()
@@ -309,7 +309,7 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
     board = await table.board()
     assert "Result" in texts_of(board) and "{p" not in public
     if game.result.winners and game.view(None)["winner"]:
-        winner = {"p1": "alice", "p2": "bob"}.get(game.result.winners[0], "AI 1 (easy)")
+        winner = {"p1": "alice", "p2": "bob"}.get(game.result.winners[0], "Easy AI 1")
         assert f"{winner} slew the dragon" in texts_of(board)
     # No Magic Item name ever reached the channel, except items played face up (rule: public)
     # and, once the game is over, the items still held, which the final board reveals.

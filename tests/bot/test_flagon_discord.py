@@ -186,7 +186,7 @@ async def test_closed_dms_plan_through_the_board_button_and_plans_stay_secret(wo
     assert "The team game needs 4-8 players" in texts_of(last_board(channel))
     await m["alice"].select(last_board(channel), ["easy"], custom_id="dt:1:ai")
     lobby_text = texts_of(last_board(channel))
-    assert "Team A alice (2), AI 1 (easy) (2)" in lobby_text and "Team B bob (2), AI 2 (easy) (2)" in lobby_text
+    assert "Team A alice (2), Easy AI 1 (2)" in lobby_text and "Team B bob (2), Easy AI 2 (2)" in lobby_text
     await m["alice"].click(last_board(channel), label="Cancel")
     gid = await open_game(env, channel, m, ai=3, closed_dm="bob")  # 5 seats: one character each
     assert "DMs closed for bob" in texts_of(board_of(channel))

@@ -170,7 +170,7 @@ async def test_a_farkle_game_that_ends_reveals_the_items_still_held(world):
     revealed = outcome.split("🔓 Revealed at the end:\n", 1)[1].splitlines()
     assert revealed == [
         f"alice: Magic Items: {', '.join(held['p1'])}",
-        f"AI 1 (easy): Magic Items: {', '.join(held['p2'])}",
+        f"Easy AI 1: Magic Items: {', '.join(held['p2'])}",
     ]
     # Before the end no board showed a held item.
     assert not any(name in text for text in seen for names in held.values() for name in names)
@@ -231,13 +231,13 @@ async def test_rematch_against_the_ai_brings_the_ai_seat_back_and_pings_nobody(w
     await alice.click(last_board(channel), label="Start")
     await alice.slash(channel, "game resign")
     final = last_board(channel)
-    assert field(final, "Result").splitlines()[0] == "🏳️ alice resigned — AI 1 (hard) wins."
+    assert field(final, "Result").splitlines()[0] == "🏳️ alice resigned — Hard AI 1 wins."
     result = await alice.click(final, label=REMATCH)
     assert private_replies(result) == [
         "Lobby #2 is open for the rematch. Press **Start** when everyone is in."
     ]
     lobby = last_board(channel)
-    assert "lobby #2" in texts_of(lobby) and "2. AI 1 (hard)" in texts_of(lobby)
+    assert "lobby #2" in texts_of(lobby) and "2. Hard AI 1" in texts_of(lobby)
     assert stored(env, lobby).ping_user_ids == []
 
 

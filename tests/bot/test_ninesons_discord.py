@@ -74,7 +74,7 @@ async def test_whole_game_against_easy_ai_through_menus_and_play(world):
     alice, carol = m["alice"], m["carol"]
     board = await start_vs_ai(channel, alice)
     text = texts_of(board)
-    assert "game #1" in text and "A (alice) to play" in text and "AI 1 (easy)" in text
+    assert "game #1" in text and "A (alice) to play" in text and "Easy AI 1" in text
     # An empty board: placing is the only move, one button per die value.
     assert button_labels(board) == [f"Place a {value}" for value in range(1, 7)]
     # A spectator's click and /play are refused privately; the board does not change.
@@ -92,7 +92,7 @@ async def test_whole_game_against_easy_ai_through_menus_and_play(world):
     assert private_replies(result) == ["✅ Played `3@b2`."]
     board = last_board(channel)
     assert "alice: Place 3 on b2" in texts_of(board)  # {p1} placeholders filled with names
-    assert "AI 1 (easy): " in texts_of(board)  # the AI answered at once
+    assert "Easy AI 1: " in texts_of(board)  # the AI answered at once
 
     rng = random.Random(5)
     confirmations, played_by_slash = [], 1
@@ -117,9 +117,9 @@ async def test_whole_game_against_easy_ai_through_menus_and_play(world):
     assert any(c.startswith("✅ Place") for c in confirmations) and any(c.startswith("✅ Move") for c in confirmations)
     # The end: final board, points per player, cards tamed and why it ended.
     result_field = text.split("Result ", 1)[1]
-    assert "🥇" in result_field and "alice" in result_field and "AI 1 (easy)" in result_field
+    assert "🥇" in result_field and "alice" in result_field and "Easy AI 1" in result_field
     assert len(re.findall(r"^(🥇|🥈) .+ \(-?\d+\)$", result_field, re.M)) == 2  # both players' points
-    assert "tamed" in result_field  # "alice tamed QiuNiu, …; AI 1 (easy) tamed no card."
+    assert "tamed" in result_field  # "alice tamed QiuNiu, …; Easy AI 1 tamed no card."
     assert any(why in result_field.lower() for why in ("points", "only 4 cards are left", "third time", "could not act"))
     assert "Game over (" in text and " pts / " in text  # the final board text says it too
     assert "{p1}" not in text and "{p2}" not in text

@@ -93,7 +93,11 @@ async def test_profile_and_history(world):
     result = await alice.slash(channel, "game profile", member=bob)
     message = result.followups[0] if result.followups else result.response  # the deferred reply, filled in
     text = texts_of(message)
-    assert "📈 bob — ratings" in text and "#1 of 2 · 2 games, 1 won (50%), 0 drawn · 1 win in a row (best 1)" in text
+    assert "📈 bob — ratings" in text and "#1 of 2 · 2 games, 1 won (50%), 0 drawn · 1 win in a row\n" in text + "\n"
+    assert "(best" not in text and "μ" not in text and "σ" not in text  # no best of one, no symbols
+    result = await bob.slash(channel, "game profile", member=alice)
+    text = texts_of(result.followups[0] if result.followups else result.response)
+    assert "1 loss in a row" in text and "best" not in text
     [chart] = message.attachments
     assert chart.filename == "rating.png"
     image = Image.open(io.BytesIO(await chart.read()))

@@ -76,7 +76,7 @@ def test_png_is_a_readable_image_and_hides_nothing_it_was_not_given() -> None:
     g = _recruit_mid_turn()
     data = render_png(g.view(None), NAMES)
     img = Image.open(io.BytesIO(data))
-    assert img.format == "PNG" and img.size == (720, 400)
+    assert img.format == "PNG" and img.size == (720, 420)
     # The spectator view has no item names to draw; the renderer only reads the view.
     assert "my_items" not in g.view(None)
     assert render_png(g.view(None), NAMES) == data  # deterministic

@@ -164,7 +164,7 @@ def test_brawl_defender_rolls_five_and_winner_takes_difference_plus_500() -> Non
     )
     g.play("p1", "brawl:p2")
     g.play("p1", "keep:1,1,1")
-    assert g.describe_action("p1", "stop") == "Stop with 1000"
+    assert g.describe_action("p1", "stop") == "Stop: attack score 1000"
     ev = g.play("p1", "stop")
     assert "attack_done" in kinds(ev)
     assert g.to_act() == ["p2"]  # the defender decides during p1's turn
@@ -363,6 +363,16 @@ def test_battle_damage_per_face_is_an_option() -> None:
     )
     g.play("p1", "battle")
     assert g.is_over
+
+
+def test_overkill_damage_is_shown_as_the_dragon_slain_not_past_its_hit_points() -> None:
+    g = setup([([1, 1, 1, 2, 3, 4], "rally"), ([2, 3, 1], "dragon")], armies={"p1": 5000}, battle_dragon_damage=3)
+    g.play("p1", "battle")
+    ev = g.play("p1", "roll")  # 1 damage from the Rally, then 3 from the Dragon: 4 of 3
+    assert g.is_over
+    line = next(e.text for e in ev if e.kind == "battle_roll")
+    assert line.endswith("deals 3 damage (dragon 3/3).")
+    assert g.view(None)["battle"]["damage"] == 3
 
 
 def test_battle_choose_scoring_dice_option() -> None:

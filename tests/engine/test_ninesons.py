@@ -430,3 +430,22 @@ def test_legal_by_origin_groups_every_legal_action_by_what_it_picks_up():
     assert sorted(a for group in groups.values() for a in group) == g.legal_actions(A)
     g.play(A, "a1-a2")
     assert g.legal_by_origin(A) == {} and "b1" in g.legal_by_origin(B)  # a new ply, not the cached one
+
+
+def test_a_tie_on_points_decided_by_tamed_cards_says_so():
+    from engine.ninesons import core
+
+    g = new_game(P, 1, first_player="first")
+    st = g.st
+    st.score = [2, 2]
+    st.tamed = [[0, 1], [2, 3, 4]]
+    core.end_normal(st, core.CARDS)
+    assert g.result is not None and g.result.winners == [B]
+    assert "Tied on 2 points: {" + B + "} tamed more cards (3 to 2). " in g.result.reason
+    # Different points, or a real draw: no tie-break sentence.
+    st.tamed = [[0, 1], [2, 3]]
+    core.end_normal(st, core.CARDS)
+    assert "a draw" in g.result.reason and "Tied on" not in g.result.reason
+    st.score = [3, 2]
+    core.end_normal(st, core.CARDS)
+    assert "Tied on" not in g.result.reason

@@ -9,17 +9,19 @@ wide letters. The renderers draw through render.canvas.Canvas, which records eac
 from __future__ import annotations
 
 import copy
+import io
 import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from engine import registry
 from engine.base import Game
 from engine.ninesons import NineSonsGame
-from render import farkle, flagon, ninesons, render_text
-from render.canvas import Canvas, outside, overlapping
+from render import animation, farkle, flagon, ninesons, ratings, render_png, render_text
+from render.canvas import PHONE_WIDTH, Canvas, font, outside, overlapping, too_small
 from render.text import CODE_WIDTH, FENCE
 from tests.engine.farkle_support import setup
 
@@ -148,7 +150,7 @@ def test_farkle_battle_picture_shows_the_stakes() -> None:
     view = farkle_battles(3)[1]
     texts = [t.text for t in farkle.draw(view, {"p1": "dave", "p2": "bob", "p3": "carol"}).texts]
     assert "FINAL BATTLE" in texts and "dave attacks" in texts and "army 6,000" in texts
-    assert any("more damage wins the game" in t for t in texts)
+    assert any("more damage to win" in t for t in texts)
     assert "bob" in texts and "carol" in texts  # the other players' armies stay in view
 
 
@@ -262,3 +264,78 @@ def test_flagon_setup_shows_no_empty_reputation() -> None:
     texts = [t.text for t in flagon.draw(game.view(None), {}).texts]
     assert not any(t.rstrip(" —:").endswith("Reputation") for t in texts)
     assert any(t.startswith("Setup:") for t in texts)
+
+
+# -- Every picture on a phone (issue 27) ---------------------------------------------------------
+
+
+def assert_readable_on_a_phone(canvas: Canvas, what: str) -> None:
+    """No text under MIN_PHONE_TEXT px once the picture is shown PHONE_WIDTH (a phone) wide."""
+    width = canvas.size[0]
+    small = too_small(canvas.texts, width)
+    assert not small, f"{what} ({width} px wide): " + "; ".join(
+        f"{t.text[:30]!r} {t.size} px = {t.size * PHONE_WIDTH / width:.1f} px on a phone" for t in small[:6]
+    )
+
+
+def test_too_small_finds_a_text_under_nine_pixels_on_a_phone() -> None:
+    """The check itself: 17 px in a 720 px picture is 8.5 px on a phone; a text of unknown size fails."""
+    canvas = Canvas(Image.new("RGB", (720, 100)))
+    canvas.text((0, 0), "fits", font(18), (255, 255, 255))
+    canvas.text((0, 30), "too small", font(17), (255, 255, 255))
+    canvas.note("unknown", (0, 60, 10, 70))
+    assert [t.text for t in too_small(canvas.texts, 720)] == ["too small", "unknown"]
+    with pytest.raises(AssertionError, match=r"'too small' 17 px = 8\.5 px on a phone"):
+        assert_readable_on_a_phone(canvas, "sample")
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_every_farkle_text_is_readable_on_a_phone(players: int) -> None:
+    views = farkle_views(players) + farkle_battles(players)
+    late = copy.deepcopy(views[-1])
+    late.update(round=12, max_rounds=12)
+    for view in [*views, late]:
+        for wide in (False, True):
+            canvas = farkle.draw(view, names_for(view["players"], wide))
+            assert_readable_on_a_phone(canvas, f"farkle {farkle_key(view)}")
+
+
+def test_every_ninesons_text_is_readable_on_a_phone() -> None:
+    for view in ninesons_views():
+        assert_readable_on_a_phone(ninesons.draw(view, names_for(view["players"], True)), f"ninesons {view['ply']}")
+
+
+@pytest.mark.parametrize(("players", "options"), FLAGON_CASES)
+def test_every_flagon_text_is_readable_on_a_phone(players: int, options: dict) -> None:
+    seats = [f"p{i}" for i in range(1, players + 1)]
+    for view in flagon_views(players, **options):
+        canvas = flagon.draw(view, names_for(seats, True))
+        assert_readable_on_a_phone(canvas, f"flagon {players}p {view['phase']} t{view['time']['marker']}")
+
+
+def test_every_rating_chart_text_is_readable_on_a_phone() -> None:
+    day = 86400.0
+    series: dict[str, list[tuple[float, float]]] = {
+        "Dragon Farkle": [(i * day, 1000.0 + 13 * i) for i in range(40)],
+        "The Nine Sons of the Dragon": [(i * day, 1100.0 - 5 * i) for i in range(3)],
+        "The Dragon & Flagon": [(0.0, 987.0)],
+        WIDE: [(i * day, 900.0 + i) for i in range(9)],
+    }
+    shown: dict[str, list[tuple[float, float]]]
+    for shown in (series, {"Dragon Farkle": series["Dragon Farkle"]}, {}):
+        canvas = ratings.draw_chart(f"{WIDE} — ratings", shown)
+        assert_readable_on_a_phone(canvas, f"rating chart of {len(shown)} games")
+        assert_layout(canvas, "rating chart")
+
+
+@pytest.mark.parametrize("kind", ["farkle", "ninesons", "flagon"])
+def test_every_replay_frame_caption_is_readable_on_a_phone(kind: str) -> None:
+    """A GIF frame is the board shrunk to the GIF's width with a caption under it: the board
+    keeps its proportions (checked above), the caption is drawn at the frame's size."""
+    game = next(playthrough(kind, 3 if kind == "flagon" else 2, 1, 0))
+    png = render_png(kind, game.view(None), names_for(game.players, True))
+    assert png is not None
+    picture = animation._fit_width(Image.open(io.BytesIO(png)).convert("RGB"), animation.MAX_WIDTH)
+    frame = animation.captioned(picture, f"ply 120 / 240 · {WIDE}: {WIDE}")
+    assert_readable_on_a_phone(frame, f"{kind} replay frame")
+    assert_layout(frame, f"{kind} replay frame")
