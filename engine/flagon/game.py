@@ -280,6 +280,14 @@ class FlagonGame(Game):
             missing = min(missing, len(avail))
         return missing
 
+    def cards_to_place(self, cid: str) -> int:
+        """How many cards character ``cid`` still places in this planning phase: 0 unless it is
+        planning now, else what fills it to two cards (three while it Chugs, one under Eyes of
+        Gaia), never more than its deck can give. The UI asks this; it never counts for itself."""
+        if self.s["phase"] != "plan" or cid not in self.s["actives"]:
+            return 0
+        return self.need(cid)
+
     def planners(self) -> list[str]:
         running = {(st["char"], st["card"]) for st in self.s["statuses"]}
         return [c for c in self.s["actives"] if self.need(c, running) > 0]
@@ -607,7 +615,9 @@ class FlagonGame(Game):
                 "faceup": list(c["faceup"]), "removed": list(c["removed"]),
                 "dragon_card": "under the mat" if dragon_of(cid) in c["mat"] else "in play",
                 "active": cid in s["actives"], "planning": cid in self.planners() and s["phase"] == "plan",
-                "acted": cid in s["acted"],
+                "acted": cid in s["acted"], "to_place": self.cards_to_place(cid),
+                # Eyes of Gaia forbids the card played last; it was revealed, so it is public.
+                "gaia_last": cards[c["gaia_last"]].name if r.has(cid, "eyes_of_gaia") and c["gaia_last"] else None,
             })  # fmt: skip
         track: dict[str, list[str]] = {}
         for cid in sorted(s["chars"], key=lambda k: (s["chars"][k]["token"], s["chars"][k]["seq"])):

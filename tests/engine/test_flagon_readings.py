@@ -180,3 +180,44 @@ def test_the_marker_turns_over_a_game_end_token_on_a_space_nobody_stands_on():
     step(g, {"nari": ["move", "move"]})
     answer(g, "to:nari:e8", "face:nari:N")
     assert g.s["game_end"][0]["revealed"] and g.is_over
+
+
+# ------------------------------------------------------------------ how many cards to place
+
+
+def test_the_engine_says_how_many_cards_each_character_places_and_the_view_carries_it():
+    g = position({"jack": ("p1", "e5", "N"), "nari": ("p2", "e3", "S")})
+    g._begin_step()
+    assert g.s["phase"] == "plan"
+    assert (g.cards_to_place("jack"), g.cards_to_place("nari")) == (2, 2)
+    g.play("p1", "plan:jack:1:move")
+    assert g.cards_to_place("jack") == 1
+    view = {c["id"]: c for c in g.view(None)["characters"]}
+    assert view["jack"]["to_place"] == 1 and view["nari"]["to_place"] == 2
+    # Chug: three cards in all. A character who is not active places none.
+    g = position({"jack": ("p1", "e5", "N"), "nari": ("p2", "e3", "S")})
+    _ch(g, "jack")["held"] = "mug"
+    step(g, {"jack": ["chug", "move"]})
+    answer(g, "face:jack:N")
+    assert g.cards_to_place("nari") == 0
+    g.s["marker"] = _ch(g, "jack")["token"]
+    g._begin_step()
+    assert g.cards_to_place("jack") == 2  # Move is still planned: two more make three
+
+
+def test_under_eyes_of_gaia_one_card_is_placed_and_the_view_names_the_card_played_last():
+    g = position({"margalo": ("p1", "e5", "N"), "nari": ("p2", "e2", "S")})
+    _ch(g, "margalo")["mat"] = []
+    step(g, {"margalo": ["eyes_of_gaia", "slash"]})
+    answer(g, "face:margalo:N")
+    g.s["marker"] = _ch(g, "margalo")["token"]
+    g._begin_step()
+    assert g.cards_to_place("margalo") == 1
+    margalo = next(c for c in g.view("p2")["characters"] if c["id"] == "margalo")
+    assert margalo["gaia_last"] == "Eyes of Gaia" and margalo["to_place"] == 1
+    g.play("p1", "plan:margalo:1:move")
+    answer(g, "to:margalo:stay", "face:margalo:N")
+    g.s["marker"] = _ch(g, "margalo")["token"]
+    g._begin_step()
+    margalo = next(c for c in g.view("p2")["characters"] if c["id"] == "margalo")
+    assert margalo["gaia_last"] == "Move" and "plan:margalo:1:move" not in g.legal_actions("p1")
