@@ -149,7 +149,8 @@ class FlagonGame(Game):
         OptionSpec(
             "flagon_not_thrown",
             False,
-            "The Flagon stays in hand: a Throw while holding the Flagon (or the Cookies) is cancelled "
+            "The Flagon stays in hand: a card that throws what you hold (Throw, Monkey Throw, Divine Hurl) is "
+            "cancelled while you hold the Flagon (or the Cookies) "
             "(off = the rulebook's letter: the Flagon is treated exactly like a mug, so it can be thrown).",
         ),
         OptionSpec(
