@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -126,6 +127,21 @@ def check_checked_by(where: str, checked_by: str, root: Path) -> tuple[str | Non
     return ("test" if not problems else None), problems
 
 
+def body_rows(
+    path: Path, block: list[tuple[int, str]], width: int, report: MapReport
+) -> Iterator[tuple[str, list[str]]]:
+    """("<file>:<line>", cells) of each row under a table's header, reporting a row of the wrong width."""
+    for number, line in block[2:]:
+        row = cells(line)
+        where = f"{path.name}:{number}"
+        if len(row) != width:
+            report.problems.append(
+                f"{where}: {len(row)} cells, expected {width} (escape a pipe in a quote as \\|)"
+            )
+            continue
+        yield where, row
+
+
 def check_map(path: Path, root: Path = ROOT) -> MapReport:
     """Read one rules map and report every way it breaks the shared format."""
     game = path.stem
@@ -151,13 +167,7 @@ def check_map(path: Path, root: Path = ROOT) -> MapReport:
         return report
     seen: set[str] = set()
     rules_by_id: dict[str, str] = {}
-    for number, line in block[2:]:
-        row = cells(line)
-        where = f"{path.name}:{number}"
-        if len(row) != 3:
-            report.problems.append(f"{where}: {len(row)} cells, expected 3 (escape a pipe in a quote as \\|)")
-            continue
-        rid, rule, checked_by = row
+    for where, (rid, rule, checked_by) in body_rows(path, block, 3, report):
         where = f"{where} {rid}"
         match = ID.match(rid)
         if not match or match["prefix"] != prefix:
@@ -198,13 +208,7 @@ def check_readings(
         for line in (rules_path.read_text(encoding="utf-8").splitlines() if rules_path.is_file() else [])
         if READS_LINE.match(line)
     ]
-    for number, line in block[2:]:
-        row = cells(line)
-        where = f"{path.name}:{number}"
-        if len(row) != 4:
-            report.problems.append(f"{where}: {len(row)} cells, expected 4 (escape a pipe in a quote as \\|)")
-            continue
-        rid, interprets, phrase, checked_by = row
+    for where, (rid, interprets, phrase, checked_by) in body_rows(path, block, 4, report):
         where = f"{where} {rid}"
         match = READING_ID.match(rid)
         if not match or match["prefix"] != prefix:
