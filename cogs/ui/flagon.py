@@ -460,7 +460,7 @@ async def on_send_action_log(bot: DragonTavern, interaction: discord.Interaction
 def image_view(view: dict[str, Any]) -> dict[str, Any]:
     """What the board picture shows: everything but who is still planning (the embed text says
     that), so the image is redrawn when the tavern changes, not after every submitted plan."""
-    characters = [{**c, "planning": False, "slots_filled": 0} for c in view.get("characters", [])]
+    characters = [{**c, "planning": False, "slots_filled": 0, "to_place": 0} for c in view.get("characters", [])]
     return {**view, "planning": [], "to_act": [], "characters": characters}
 
 
