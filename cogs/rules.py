@@ -8,6 +8,7 @@ restart: this cog's listener parses them, nothing is kept in memory. The command
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ from cogs.components import Layout
 from cogs.group import AppCommand, GameGroupCog
 from engine import handbook, registry
 from render import text
+from render.card import card_png
 from render.handbook import first_page_of, game_pages, game_sections
 from sessions import SessionError, unknown_game
 
@@ -144,8 +146,24 @@ def card_embed(card: handbook.CardEntry) -> discord.Embed:
     embed.add_field(name="Kind", value=card.kind, inline=True)
     if card.details:
         embed.add_field(name="Details", value="\n".join(card.details), inline=False)
+    if card.squares:
+        embed.add_field(
+            name="Squares (▲ you, facing up; ■ affected; ▣ your own square; arrows: a throw's lines)",
+            value="```\n" + "\n".join(card.squares) + "\n```",
+            inline=False,
+        )
     embed.add_field(name="Where this comes from", value=card.status, inline=False)
     return text.fit_embed(embed)
+
+
+def card_message(card: handbook.CardEntry) -> dict[str, Any]:
+    """The private /game card reply: the embed, and the card's picture when it has a printed face."""
+    embed = card_embed(card)
+    picture = card_png(card)
+    if picture is None:
+        return {"embed": embed}
+    embed.set_image(url="attachment://card.png")
+    return {"embed": embed, "file": discord.File(io.BytesIO(picture), filename="card.png")}
 
 
 class Rules(GameGroupCog):
@@ -186,7 +204,7 @@ class Rules(GameGroupCog):
                 f"There is no card called `{text.echo(name, 60)}`.{hint} "
                 "Type a few letters and pick from the list."
             )
-        await interaction.response.send_message(embed=card_embed(found), ephemeral=True)
+        await interaction.response.send_message(**card_message(found), ephemeral=True)
 
     async def help(self, interaction: discord.Interaction) -> None:
         embed = discord.Embed(

@@ -11,8 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import registry
+
+if TYPE_CHECKING:
+    from engine.flagon.face import FlagonFace
 
 RULES_FILE = "rules.md"
 SECTION_MARK = "## "
@@ -40,6 +44,8 @@ class CardEntry:
     text: str
     details: tuple[str, ...]  # further facts (copies, points, time...), each one line
     status: str  # where the card's text and numbers come from, in player language
+    face: FlagonFace | None = None  # everything printed on a Dragon & Flagon card (its picture)
+    squares: tuple[str, ...] = ()  # the card's squares as text rows (a monospaced diagram)
 
 
 @cache
@@ -138,12 +144,15 @@ _FLAGON_FIELDS = (
 
 def _flagon_value(value: object) -> str:
     if isinstance(value, list):
-        return " or ".join(str(v) for v in value)
+        from engine.flagon.face import choice_words
+
+        return choice_words(value)
     return str(value)
 
 
 def _flagon_cards() -> list[CardEntry]:
     from engine.flagon.cards import CHARACTER_NAMES, load_cards
+    from engine.flagon.face import diagram, face_of, printed_lines
 
     out = []
     for card in load_cards().values():
@@ -158,6 +167,10 @@ def _flagon_cards() -> list[CardEntry]:
                 continue  # a zero daze or knockback says nothing
             status = card.provenance.get(field, ("", ""))[0]
             details.append(f"{label}: {_flagon_value(value)} ({STATUS_WORDS.get(status, 'unknown source')})")
+        face = face_of(card)
+        for field, line in printed_lines(face):
+            status = card.provenance.get(field, ("", ""))[0]
+            details.append(f"{line} ({STATUS_WORDS.get(status, 'unknown source')})")
         guessed = sorted(f for f, (s, _src) in card.provenance.items() if s == "proposed")
         status = (
             "Reconstruction: the printed card was not available, so these values are our reading: "
@@ -167,7 +180,17 @@ def _flagon_cards() -> list[CardEntry]:
             else "All values from the rulebook or inferred from it."
         )
         out.append(
-            CardEntry("flagon", f"flagon:{card.id}", card.name, kind, card.text, tuple(details), status)
+            CardEntry(
+                "flagon",
+                f"flagon:{card.id}",
+                card.name,
+                kind,
+                card.text,
+                tuple(details),
+                status,
+                face=face,
+                squares=tuple(diagram(face)),
+            )
         )
     return out
 

@@ -1,6 +1,12 @@
 """The rules maps (docs/rules-map/<game>.md): every numbered rulebook sentence names a test that
 exists or a reason it needs none, ids are unique, and a worked example always has a test.
 
+A map may end with a second table, the **readings**: each row is one place where the bot decided
+something the rulebook leaves open or ambiguous. A reading names the sentence(s) it interprets, a
+phrase of the players' rules (engine/<game>/data/rules.md, shown by ``/game rules``) that sits on a
+"How the bot reads this" line quoting that rulebook sentence, and the tests that check it (a
+reading always needs a test). Readings are counted apart from tested and reasoned sentences.
+
 The checker is a plain function so its own tests can feed it small broken maps. Run this file
 with ``python -m tests.test_rules_map`` to print the coverage per game."""
 
@@ -8,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -18,7 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 MAP_DIR = ROOT / "docs" / "rules-map"
 PREFIX = {"farkle": "FA", "ninesons": "NS", "flagon": "FL"}  # map file name -> id prefix
 HEADER = ["id", "rule", "checked by"]
+READING_HEADER = ["reading", "interprets", "how the bot reads it", "checked by"]
 ID = re.compile(r"^(?P<prefix>[A-Z]{2})-\d+(?:\.\d+)+$")
+READING_ID = re.compile(r"^(?P<prefix>[A-Z]{2})-R\d+$")
+READS_LINE = re.compile(r"^\W*How the bot reads this\b")  # a players'-rules line naming a reading
+QUOTE = re.compile(r'"([^"]{12,})"')  # a quoted fragment long enough to identify a sentence
 NODE = re.compile(r"^(?P<file>tests/[\w/]+\.py)::(?P<name>\w+(?:::\w+)?)$")
 PIPE = re.compile(r"(?<!\\)\|")  # a cell boundary; "\|" is a pipe inside a quote
 
@@ -32,13 +43,28 @@ class MapReport:
     ids: list[str] = field(default_factory=list)
     tested: int = 0
     reasoned: int = 0
+    readings: list[str] = field(default_factory=list)
 
     @property
     def sentences(self) -> int:
         return len(self.ids)
 
     def coverage(self) -> str:
-        return f"{self.game}: {self.sentences} sentences, {self.tested} tested, {self.reasoned} reasoned-out"
+        return (
+            f"{self.game}: {self.sentences} sentences, {self.tested} tested, {self.reasoned} reasoned, "
+            f"{len(self.readings)} readings (named in the players' rules)"
+        )
+
+
+def players_rules(game: str, root: Path) -> Path:
+    """The rules text players read with ``/game rules <game>``."""
+    return root / "engine" / game / "data" / "rules.md"
+
+
+def normal(text: str) -> str:
+    """Text compared loosely: straight quotes, one space, no case."""
+    text = text.replace("\u201c", '"').replace("\u201d", '"').replace("\u2019", "'").replace("\\|", "|")
+    return " ".join(text.split()).lower()
 
 
 @cache
@@ -101,6 +127,21 @@ def check_checked_by(where: str, checked_by: str, root: Path) -> tuple[str | Non
     return ("test" if not problems else None), problems
 
 
+def body_rows(
+    path: Path, block: list[tuple[int, str]], width: int, report: MapReport
+) -> Iterator[tuple[str, list[str]]]:
+    """("<file>:<line>", cells) of each row under a table's header, reporting a row of the wrong width."""
+    for number, line in block[2:]:
+        row = cells(line)
+        where = f"{path.name}:{number}"
+        if len(row) != width:
+            report.problems.append(
+                f"{where}: {len(row)} cells, expected {width} (escape a pipe in a quote as \\|)"
+            )
+            continue
+        yield where, row
+
+
 def check_map(path: Path, root: Path = ROOT) -> MapReport:
     """Read one rules map and report every way it breaks the shared format."""
     game = path.stem
@@ -110,8 +151,8 @@ def check_map(path: Path, root: Path = ROOT) -> MapReport:
         report.problems.append(f"{path.name}: not a game's map (expected one of {sorted(PREFIX)})")
         return report
     blocks = table_blocks(path.read_text(encoding="utf-8").splitlines())
-    if len(blocks) != 1:
-        report.problems.append(f"{path.name}: {len(blocks)} tables, expected exactly one")
+    if len(blocks) not in (1, 2):
+        report.problems.append(f"{path.name}: {len(blocks)} tables, expected the sentences and the readings")
         if not blocks:
             return report
     block = blocks[0]
@@ -125,13 +166,8 @@ def check_map(path: Path, root: Path = ROOT) -> MapReport:
         )
         return report
     seen: set[str] = set()
-    for number, line in block[2:]:
-        row = cells(line)
-        where = f"{path.name}:{number}"
-        if len(row) != 3:
-            report.problems.append(f"{where}: {len(row)} cells, expected 3 (escape a pipe in a quote as \\|)")
-            continue
-        rid, rule, checked_by = row
+    rules_by_id: dict[str, str] = {}
+    for where, (rid, rule, checked_by) in body_rows(path, block, 3, report):
         where = f"{where} {rid}"
         match = ID.match(rid)
         if not match or match["prefix"] != prefix:
@@ -140,6 +176,7 @@ def check_map(path: Path, root: Path = ROOT) -> MapReport:
             report.problems.append(f"{where}: the id is repeated")
         seen.add(rid)
         report.ids.append(rid)
+        rules_by_id[rid] = rule
         if not rule:
             report.problems.append(f"{where}: the rule cell is empty")
         kind, problems = check_checked_by(where, checked_by, root)
@@ -150,7 +187,56 @@ def check_map(path: Path, root: Path = ROOT) -> MapReport:
         report.reasoned += kind == "reason"
     if not report.ids:
         report.problems.append(f"{path.name}: the table has no rows")
+    if len(blocks) == 2:
+        check_readings(path, blocks[1], report, rules_by_id, root)
     return report
+
+
+def check_readings(
+    path: Path, block: list[tuple[int, str]], report: MapReport, rules_by_id: dict[str, str], root: Path
+) -> None:
+    """The readings table: ids, the sentences read, the players' rules line, the tests."""
+    prefix = PREFIX[report.game]
+    if len(block) < 2 or cells(block[0][1]) != READING_HEADER:
+        report.problems.append(
+            f"{path.name}: the readings table must start with | " + " | ".join(READING_HEADER) + " |"
+        )
+        return
+    rules_path = players_rules(report.game, root)
+    reads_lines = [
+        normal(line)
+        for line in (rules_path.read_text(encoding="utf-8").splitlines() if rules_path.is_file() else [])
+        if READS_LINE.match(line)
+    ]
+    for where, (rid, interprets, phrase, checked_by) in body_rows(path, block, 4, report):
+        where = f"{where} {rid}"
+        match = READING_ID.match(rid)
+        if not match or match["prefix"] != prefix:
+            report.problems.append(f"{where}: a reading's id is {prefix}-R<number>")
+        if rid in report.readings:
+            report.problems.append(f"{where}: the reading id is repeated")
+        report.readings.append(rid)
+        read = [i.strip() for i in interprets.split(",") if i.strip()]
+        unknown = [i for i in read if i not in rules_by_id]
+        if not read or unknown:
+            report.problems.append(
+                f"{where}: interprets {unknown or 'nothing'}; name sentence ids of this map"
+            )
+        if checked_by.startswith("reason:") or not checked_by:
+            report.problems.append(f"{where}: a reading needs a test, not a reason")
+        else:
+            report.problems += check_checked_by(where, checked_by, root)[1]
+        said = normal(phrase.strip('"'))
+        lines = [text for text in reads_lines if said and said in text]
+        if not lines:
+            report.problems.append(
+                f"{where}: {phrase!r} is on no 'How the bot reads this' line of {rules_path.relative_to(root)}"
+            )
+            continue
+        sentences = [normal(rules_by_id[i]) for i in read if i in rules_by_id]
+        quoted = [normal(q) for text in lines for q in QUOTE.findall(text)]
+        if sentences and not any(q in s for q in quoted for s in sentences):
+            report.problems.append(f"{where}: its 'How the bot reads this' line quotes none of {read}")
 
 
 def maps() -> list[Path]:
@@ -175,6 +261,12 @@ def test_every_rule_has_an_existing_test_or_a_reason(path):
 def test_ids_are_unique_across_the_maps():
     ids = [rid for path in maps() for rid in check_map(path).ids]
     assert len(ids) == len(set(ids))
+
+
+def test_every_game_names_its_readings():
+    """Each game has readings, and each is on a "How the bot reads this" line players read."""
+    for path in maps():
+        assert check_map(path).readings, path.stem
 
 
 def test_coverage_per_game(capsys):
@@ -215,8 +307,11 @@ def test_checker_accepts_a_sound_map_and_counts_it(tmp_path):
     )
     report = check_map(path, root=tmp_path)
     assert report.problems == []
-    assert (report.sentences, report.tested, report.reasoned) == (3, 2, 1)
-    assert report.coverage() == "farkle: 3 sentences, 2 tested, 1 reasoned-out"
+    assert (report.sentences, report.tested, report.reasoned, report.readings) == (3, 2, 1, [])
+    assert (
+        report.coverage()
+        == "farkle: 3 sentences, 2 tested, 1 reasoned, 0 readings (named in the players' rules)"
+    )
 
 
 def test_checker_refuses_a_row_with_neither_test_nor_reason(tmp_path):
@@ -256,8 +351,10 @@ def test_checker_refuses_a_broken_table(tmp_path):
     unescaped = problems_of(tmp_path, [f'| FA-1.1 | "a | b" | {GOOD_TEST} |'])
     assert any("4 cells" in p for p in unescaped)
     assert any("no rows" in p for p in problems_of(tmp_path, []))
-    two_tables = problems_of(tmp_path, [f'| FA-1.1 | "a" | {GOOD_TEST} |'], preamble="| x |\n| --- |\n\n")
-    assert any("2 tables" in p for p in two_tables)
+    three_tables = problems_of(
+        tmp_path, [f'| FA-1.1 | "a" | {GOOD_TEST} |'], preamble="| x |\n| --- |\n\n| y |\n| --- |\n\n"
+    )
+    assert any("3 tables" in p for p in three_tables)
     path = tmp_path / "farkle.md"
     path.write_text("| id | sentence | test |\n| --- | --- | --- |\n| FA-1.1 | a | reason: x |\n")
     assert any("must start with" in p for p in check_map(path, root=tmp_path).problems)
@@ -268,6 +365,74 @@ def test_checker_refuses_a_broken_table(tmp_path):
 def test_checker_refuses_a_map_of_no_known_game(tmp_path):
     found = problems_of(tmp_path, [f'| FA-1.1 | "a" | {GOOD_TEST} |'], game="chess")
     assert any("not a game's map" in p for p in found)
+
+
+RULE_ROW = '| FA-4.2 | "Roll all six dice and the Event die at once." | tests/test_x.py::test_one |'
+READS = "| reading | interprets | how the bot reads it | checked by |\n| --- | --- | --- | --- |\n"
+
+
+def write_readings(tmp_path: Path, rows: list[str], players: str) -> Path:
+    """A Farkle map with one sentence and the given readings, and the players' rules text."""
+    path = write(tmp_path, [RULE_ROW])
+    path.write_text(path.read_text() + "\n" + READS + "\n".join(rows) + "\n")
+    rules = players_rules("farkle", tmp_path)
+    rules.parent.mkdir(parents=True, exist_ok=True)
+    rules.write_text(players)
+    return path
+
+
+PLAYERS = 'Roll.\n\n*How the bot reads this* ("all six dice and the Event die"): the Event die is rolled every time.\n'
+
+
+def test_checker_counts_a_sound_reading_apart(tmp_path):
+    path = write_readings(
+        tmp_path, [f"| FA-R1 | FA-4.2 | the Event die is rolled every time | {GOOD_TEST} |"], PLAYERS
+    )
+    report = check_map(path, root=tmp_path)
+    assert report.problems == []
+    assert (report.sentences, report.tested, report.reasoned, report.readings) == (1, 1, 0, ["FA-R1"])
+    assert report.coverage().endswith(
+        "1 sentences, 1 tested, 0 reasoned, 1 readings (named in the players' rules)"
+    )
+
+
+def test_checker_refuses_a_reading_players_cannot_read(tmp_path):
+    for row, players, words in [
+        (
+            f"| FA-R1 | FA-4.2 | dice are thrown twice | {GOOD_TEST} |",
+            PLAYERS,
+            "on no 'How the bot reads this' line",
+        ),
+        (
+            f"| FA-R1 | FA-4.2 | the Event die is rolled every time | {GOOD_TEST} |",
+            "The Event die is rolled every time.\n",
+            "on no 'How the bot reads this' line",
+        ),
+        (
+            f"| FA-R1 | FA-4.2 | the Event die is rolled every time | {GOOD_TEST} |",
+            "How the bot reads this: the Event die is rolled every time.\n",
+            "quotes none of",
+        ),
+        (
+            "| FA-R1 | FA-4.2 | the Event die is rolled every time | reason: obvious |",
+            PLAYERS,
+            "needs a test",
+        ),
+        (
+            "| FA-R1 | FA-4.2 | the Event die is rolled every time | tests/test_x.py::test_gone |",
+            PLAYERS,
+            "no test",
+        ),
+        (
+            f"| FA-R1 | FA-9.9 | the Event die is rolled every time | {GOOD_TEST} |",
+            PLAYERS,
+            "name sentence ids",
+        ),
+        (f"| FA-1.1 | FA-4.2 | the Event die is rolled every time | {GOOD_TEST} |", PLAYERS, "FA-R<number>"),
+        (f"| FA-R1 | FA-4.2 | {GOOD_TEST} |", PLAYERS, "3 cells, expected 4"),
+    ]:
+        found = check_map(write_readings(tmp_path, [row], players), root=tmp_path).problems
+        assert any(words in p for p in found), (row, found)
 
 
 def test_flagon_ids_are_checked_against_their_prefix(tmp_path):

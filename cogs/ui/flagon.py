@@ -123,7 +123,7 @@ def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
     for row, (cid, actions) in enumerate(sorted(by_char.items())[:4]):
         slot = int(actions[0].split(":")[2])
         filled = len(mine.get(cid, {}).get("slots", []))
-        need = _still_needed(view, cid)
+        need = _still_needed(game, cid)
         options = []
         for action in actions[:25]:
             card = cards[action.split(":")[3]]
@@ -148,14 +148,16 @@ def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
     return items
 
 
-def _still_needed(view: dict[str, Any], cid: str) -> int:
-    """How many cards ``cid`` still has to place (counted from the public view's flags)."""
+def _still_needed(game: Game, cid: str) -> int:
+    """How many cards ``cid`` still has to place: the engine says (Chug, Eyes of Gaia, a short deck)."""
+    return game.cards_to_place(cid) if isinstance(game, FlagonGame) else 0
+
+
+def _gaia_note(view: dict[str, Any], cid: str) -> str:
+    """Under Eyes of Gaia the card played last cannot be planned: say which one it was."""
     char = next((c for c in view["characters"] if c["id"] == cid), None)
-    if char is None or not char["planning"]:
-        return 0
-    statuses = {s["card"] for s in char["statuses"]}
-    want = 3 if "chug" in statuses else 1 if "eyes_of_gaia" in statuses else 2
-    return max(1, want - char["slots_filled"])
+    last = char.get("gaia_last") if char else None
+    return f"\n👁️ Eyes of Gaia: {last} was played last, so it cannot be planned now." if last else ""
 
 
 def _slot_text(view: dict[str, Any], cid: str) -> str:
@@ -176,7 +178,7 @@ def private_message(rec: GameRecord, game: Game, seat: str, own_events: list[Eve
     for cid in view.get("me", {}).get("characters", {}):
         char = next((c for c in view["characters"] if c["id"] == cid), None)
         state = " — ✍️ plan now" if char and char["planning"] else ""
-        embed.add_field(name=f"{_cname(cid)}{state}", value=_slot_text(view, cid), inline=False)
+        embed.add_field(name=f"{_cname(cid)}{state}", value=_slot_text(view, cid) + _gaia_note(view, cid), inline=False)
     lines = _own_lines(view, own_events, names)
     if lines:
         embed.add_field(name="For you", value="\n".join(lines), inline=False)
@@ -458,7 +460,7 @@ async def on_send_action_log(bot: DragonTavern, interaction: discord.Interaction
 def image_view(view: dict[str, Any]) -> dict[str, Any]:
     """What the board picture shows: everything but who is still planning (the embed text says
     that), so the image is redrawn when the tavern changes, not after every submitted plan."""
-    characters = [{**c, "planning": False, "slots_filled": 0} for c in view.get("characters", [])]
+    characters = [{**c, "planning": False, "slots_filled": 0, "to_place": 0} for c in view.get("characters", [])]
     return {**view, "planning": [], "to_act": [], "characters": characters}
 
 

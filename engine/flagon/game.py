@@ -107,12 +107,20 @@ class FlagonGame(Game):
     # Plans are secret: the platform checks DM reachability and offers the "Plan" button.
     HIDDEN_INFORMATION: ClassVar[bool] = True
     # Version 1 kept its version under "v"; version 2 is the same state under the common key.
-    STATE_VERSION: ClassVar[int] = 3
+    STATE_VERSION: ClassVar[int] = 4
     OLD_STATE_VERSION_KEY: ClassVar[str | None] = "v"
     STATE_UPGRADES: ClassVar[Mapping[int, StateUpgrade]] = {
         1: lambda d: {k: x for k, x in d.items() if k != "v"},
         # 3: the prone-Vision and Familiar lobby options (issue 15); games saved before it keep the default.
-        2: lambda d: {**d, "options": {**d["options"], "prone_vision_stands": False, "familiar_blocks": False}},
+        2: lambda d: {
+            **d,
+            "options": {**d["options"], "prone_vision_stands": False, "familiar_blocks": False},
+        },
+        # 4: the Flagon-throw and barrel-past-a-table lobby options (issue 29); old games keep the default.
+        3: lambda d: {
+            **d,
+            "options": {**d["options"], "flagon_not_thrown": False, "barrel_table_shields": False},
+        },
     }
     OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("extended", False, "Extended game: Game End tokens on spaces 27-30 instead of 21-24."),
@@ -137,6 +145,20 @@ class FlagonGame(Game):
             False,
             "Familiar blocks throws: a mug or chair thrown along the Familiar's line must hit it "
             "(off = our reading of the rulebook: you may aim at the Familiar or past it).",
+        ),
+        OptionSpec(
+            "flagon_not_thrown",
+            False,
+            "The Flagon stays in hand: a card that throws what you hold (Throw, Monkey Throw, Divine Hurl) is "
+            "cancelled while you hold the Flagon (or the Cookies) "
+            "(off = the rulebook's letter: the Flagon is treated exactly like a mug, so it can be thrown).",
+        ),
+        OptionSpec(
+            "barrel_table_shields",
+            False,
+            "Tables shield from barrels: a barrel stopped before a table hits nobody past it "
+            "(off = our reading of the rulebook: it stops before the table and still hits the "
+            "character just past it).",
         ),
     )
 
@@ -258,6 +280,14 @@ class FlagonGame(Game):
             ]
             missing = min(missing, len(avail))
         return missing
+
+    def cards_to_place(self, cid: str) -> int:
+        """How many cards character ``cid`` still places in this planning phase: 0 unless it is
+        planning now, else what fills it to two cards (three while it Chugs, one under Eyes of
+        Gaia), never more than its deck can give. The UI asks this; it never counts for itself."""
+        if self.s["phase"] != "plan" or cid not in self.s["actives"]:
+            return 0
+        return self.need(cid)
 
     def planners(self) -> list[str]:
         running = {(st["char"], st["card"]) for st in self.s["statuses"]}
@@ -586,7 +616,9 @@ class FlagonGame(Game):
                 "faceup": list(c["faceup"]), "removed": list(c["removed"]),
                 "dragon_card": "under the mat" if dragon_of(cid) in c["mat"] else "in play",
                 "active": cid in s["actives"], "planning": cid in self.planners() and s["phase"] == "plan",
-                "acted": cid in s["acted"],
+                "acted": cid in s["acted"], "to_place": self.cards_to_place(cid),
+                # Eyes of Gaia forbids the card played last; it was revealed, so it is public.
+                "gaia_last": cards[c["gaia_last"]].name if r.has(cid, "eyes_of_gaia") and c["gaia_last"] else None,
             })  # fmt: skip
         track: dict[str, list[str]] = {}
         for cid in sorted(s["chars"], key=lambda k: (s["chars"][k]["token"], s["chars"][k]["seq"])):

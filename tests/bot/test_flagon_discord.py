@@ -262,3 +262,36 @@ async def test_options_late_night_text_only_board_and_planning_timeout(world):
     by_timeout = {row.seat for row in logged if row.source == "timeout" and row.action.startswith("plan:")}
     assert by_timeout == {"p1", "p2"}, "the AFK policy planned the missing cards of both seats"
     assert RESOLVED.search(public_channel_text(channel))  # and the first time step was played
+
+
+async def test_two_members_read_a_card_of_their_deck_with_its_picture_in_a_game_with_the_new_options(world):
+    """Issue 29, played as two members: the new table readings are lobby options; mid-game a player
+    looks up a card of a character they chose with /game card and sees its printed marks and its
+    picture; the planning prompt says how many cards to place."""
+    import io
+
+    from PIL import Image
+
+    env, guild, channel, m = world
+    gid = await open_game(env, channel, m, options="flagon_not_thrown=on barrel_table_shields=on")
+    rec, game = await load(env, gid)
+    assert game.s["options"]["flagon_not_thrown"] and game.s["options"]["barrel_table_shields"]
+    await drive(env, channel, m, gid, until=lambda g: g.s["phase"] == "plan")
+    rec, game = await load(env, gid)
+    bob_seat = next(s.seat for s in rec.seats if s.user_id == m["bob"].id)
+    mine = game.chars_of(bob_seat)
+    prompt = m["bob"].user.dm_channel.last_message
+    placeholders = [s.get("placeholder", "") for s in _selects(prompt)]
+    assert placeholders and all("(2 to place)" in p for p in placeholders)
+    cards = load_cards()
+    special = next(c for c in cards.values() if c.owner == mine[0] and c.kind == "special")
+    result = await m["bob"].slash(channel, "game card", name=special.name)
+    assert result.ephemeral
+    shown = texts_of(result.response)
+    assert special.text in shown and "Header:" in shown and "Requires (red):" in shown
+    assert "Weapon icon:" in shown
+    (picture,) = result.response.attachments
+    image = Image.open(io.BytesIO(await picture.read()))
+    assert picture.filename == "card.png" and image.width == 360
+    # nothing of bob's card lookup reached the channel: it was private
+    assert special.text not in public_channel_text(channel)

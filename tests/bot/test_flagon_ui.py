@@ -112,3 +112,27 @@ def test_plans_arriving_are_one_progress_line_naming_who_still_plans():
         who = g.to_act()[0]
         events = g.play(who, choose_action(g, who, "easy", 1))
     assert ui.progress_line(g, [e for e in events if e.to is None]) == "All plans are in."
+
+
+def test_the_prompt_asks_the_engine_how_many_cards_to_place(monkeypatch):
+    g = until(lambda g: g.s["phase"] == "plan")
+    monkeypatch.setattr(g, "cards_to_place", lambda cid: 3)  # e.g. a Chug: the UI must not count itself
+    rows: list[Any] = ui.plan_rows(record(), g, "p1")
+    assert rows and all("(3 to place)" in row.placeholder for row in rows)
+
+
+def test_under_eyes_of_gaia_the_prompt_names_the_card_played_last():
+    from tests.engine.flagon_support import answer, position, step
+
+    g = position({"margalo": ("p1", "e5", "N"), "nari": ("p2", "e2", "S")})
+    g.s["chars"]["margalo"]["mat"] = []
+    step(g, {"margalo": ["eyes_of_gaia", "slash"]})
+    answer(g, "face:margalo:N")
+    g.s["marker"] = g.s["chars"]["margalo"]["token"]
+    g._begin_step()
+    embed = ui.private_message(record(), g, "p1", [])["embed"]
+    field = next(f for f in embed.fields if f.name.startswith("Margalo"))
+    assert "Eyes of Gaia was played last, so it cannot be planned now" in field.value
+    rows: list[Any] = ui.plan_rows(record(), g, "p1")
+    assert "(" not in rows[0].placeholder  # one card to place: no count
+    assert "plan:margalo:1:eyes_of_gaia" not in {o.value for o in rows[0].options}

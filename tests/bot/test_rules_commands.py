@@ -242,6 +242,38 @@ async def test_a_card_by_its_typed_name_shows_its_full_text_and_values(world):
     assert "the name Sack of Holding is real" in texts_of(result.response)
 
 
+async def test_a_flagon_card_shows_its_header_requirements_weapon_and_squares_in_text_and_picture(world):
+    """Issue 29: everything printed on a card, the icons that decide cancelling included."""
+    import io
+
+    from PIL import Image
+
+    env, channel, alice = world
+    result = await alice.slash(channel, "game card", name="Slash")
+    assert result.ephemeral
+    shown = texts_of(result.response)
+    assert "Header: **purple**, so it is cancelled if you are prone" in shown
+    assert "Requires (red): nothing" in shown
+    assert "Weapon icon: **yes**, a weapon attack (a Riposte stops it)" in shown
+    assert "■ ■ ■\n· ▲ ·" in shown  # the three squares in front of you
+    data = embed_of(result.response)
+    within_discord_limits(data)
+    assert data["image"]["url"] == "attachment://card.png"
+    (picture,) = result.response.attachments
+    assert picture.filename == "card.png"
+    image = Image.open(io.BytesIO(await picture.read()))
+    assert image.width == 360 and 200 < image.height < 700
+    assert image.getpixel((180, 20)) == (112, 58, 150)  # a purple header
+    # A plain card with a red requirement, and a card of another game stays text only.
+    shown = texts_of((await alice.slash(channel, "game card", name="Throw")).response)
+    assert "Requires (red): hold a mug, a chair or the Flagon, else it is cancelled" in shown
+    assert "Weapon icon: no" in shown
+    move = await alice.slash(channel, "game card", name="Move")
+    image = Image.open(io.BytesIO(await move.response.attachments[0].read()))
+    assert image.getpixel((180, 20)) == (124, 88, 52)  # plain header
+    assert not (await alice.slash(channel, "game card", name="Sack of Holding")).response.attachments
+
+
 async def test_unknown_cards_get_a_did_you_mean_with_the_name_made_safe(world):
     env, channel, alice = world
     result = await alice.slash(channel, "game card", name="Lucky Charn")

@@ -34,8 +34,13 @@ def push_barrel(r: Rules, cid: str, card: Card) -> None:
                 break  # a table against the wall: stop before it
             t = r.who(k)
             if t is not None:
-                victim = t
-                break  # P: the barrel stops before the table rather than under it
+                # RB: "Nothing may ever be under a table", yet the barrel "does not stop moving when
+                # it moves into a table square" and stops "when it hits a character". Our reading:
+                # it stops before the table and still hits the character just past it. Option
+                # ``barrel_table_shields``: the table shields that character, as a wall would.
+                if not r.s["options"].get("barrel_table_shields", False):
+                    victim = t
+                break
             cur = k
             _barrel_enters(r, k)
             continue
@@ -54,6 +59,8 @@ def push_barrel(r: Rules, cid: str, card: Card) -> None:
 
 
 def _barrel_enters(r: Rules, q: Sq) -> None:
+    """A barrel rolls onto ``q`` (never a table square: it passes under those, and chairs standing
+    on a table it passes under are above it, so they are not smashed: our reading)."""
     n = G.name(q)
     if r.s["chairs"].pop(n, None):
         r.emit(f"The barrel smashes the chairs on {n}.")

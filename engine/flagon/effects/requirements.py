@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from engine.flagon import geometry as G
-from engine.flagon.board import DRINKS, THROWABLE
+from engine.flagon.board import DRINKS, PRIZES, THROWABLE
 
 if TYPE_CHECKING:
     from engine.flagon.cards import Card
@@ -39,7 +39,13 @@ def on_table(r: Rules, cid: str, card: Card) -> bool:
 
 @requirement("holding_throwable")
 def holding_throwable(r: Rules, cid: str, card: Card) -> bool:
-    return r.ch(cid)["held"] in THROWABLE
+    # RB: "the Flagon is treated exactly like a Mug. Any action that uses a Mug can use the Flagon
+    # instead", so by default it is thrown like a mug. Option ``flagon_not_thrown``: the prize
+    # stays in hand, and a Throw holding it is cancelled like a Throw with empty hands.
+    held = r.ch(cid)["held"]
+    if held in PRIZES and r.s["options"].get("flagon_not_thrown", False):
+        return False
+    return held in THROWABLE
 
 
 @requirement("holding_drink")
