@@ -204,10 +204,11 @@ class DragonTavern(commands.Bot):
         self.presenter = Presenter(self)
         self.outbox = Outbox(self)
         # Heavy optional work never shares the default thread pool, which AI moves, hints and
-        # board pictures use (sessions.heavywork): replay GIFs have a lane of their own, and
-        # rating charts and replay exports share another.
+        # board pictures use (sessions.heavywork): replay GIFs (seconds each) are drawn in a
+        # process of their own; rating charts and replay exports (tens of milliseconds, the
+        # same one kept) share a thread.
         self.gifs = ReplayGifs()
-        self.side_work = HeavyWork("side", workers=1, max_jobs=8, keep_bytes=4 * 1024 * 1024)
+        self.side_work = HeavyWork("side", workers=1, max_jobs=8, keep_bytes=4 * 1024 * 1024, processes=False)
         self._db: Database | None = None
         self._service: GameService | None = None
         self._timers: TimerScheduler | None = None

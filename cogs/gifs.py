@@ -42,15 +42,13 @@ class GifFile:
     filename: str
 
 
-def _draw(replay: Replay) -> Gif:
-    return replays.replay_gif(replay)  # looked up when called: tests slow it down
-
-
 class ReplayGifs:
     """The bot's GIF desk: the drawing lane, and who is waiting for or was just sent a GIF."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.work = HeavyWork("gif", workers=1, max_jobs=MAX_JOBS, keep_bytes=KEEP_BYTES, busy_text=BUSY)
+    def __init__(self, clock: Callable[[], float] = time.monotonic, *, processes: bool = True) -> None:
+        self.work = HeavyWork(
+            "gif", workers=1, max_jobs=MAX_JOBS, keep_bytes=KEEP_BYTES, busy_text=BUSY, processes=processes
+        )
         self._clock = clock
         self._waiting: dict[int, int] = {}  # member -> the game whose GIF is being drawn for them
         self._sent: dict[int, float] = {}  # member -> when their last GIF was sent (within COOLDOWN_S)
@@ -75,7 +73,7 @@ class ReplayGifs:
         TooBusy (nothing started) when the lane is full. Call :meth:`refusal` first.
         ``start`` is awaited once the drawing is accepted (e.g. the interaction's defer)."""
         rec = replay.record
-        pending = self.work.submit(("gif", rec.id, rec.version), _draw, replay, keep=_gif_bytes)
+        pending = self.work.submit(("gif", rec.id, rec.version), replays.replay_gif, replay, keep=_gif_bytes)
         self._waiting[member] = rec.id
         try:
             if start is not None:

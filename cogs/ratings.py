@@ -10,7 +10,9 @@ that page (with their own row on the leaderboard), so nobody flips a page under 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -162,9 +164,12 @@ class Ratings(GameGroupCog):
                             value=_profile_line(rating, rank, total), inline=False)
             series[_short_title(kind)] = await service.rating_series(guild_id, player, kind, CHART_POINTS)
         embed.set_footer(text=RATING_NOTE)
-        try:  # optional work: the side lane, never the pool games need (sessions.heavywork)
-            png = await self.bot.side_work.submit(None, rating_chart, f"{target.display_name} — rating over time",
-                                                  series)
+        title = f"{target.display_name} — rating over time"
+        # Optional work: the side lane, never the pool games need (sessions.heavywork). The same
+        # chart (until a rated game ends) is drawn once: asking again re-sends it.
+        drawn = hashlib.sha1(json.dumps([title, series]).encode(), usedforsecurity=False).hexdigest()
+        try:
+            png = await self.bot.side_work.submit(("chart", drawn), rating_chart, title, series, keep=len)
         except TooBusy:
             embed.set_footer(text=f"{CHART_SKIPPED}\n{RATING_NOTE}")
             await interaction.followup.send(embed=text.fit_embed(embed))
