@@ -17,8 +17,9 @@ import threading
 import time
 from collections.abc import Callable
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
+import discord
 import pytest
 from PIL import Image
 
@@ -60,6 +61,13 @@ class RecordingInteraction:
 
         self.response = Response()
         self.followup = Followup()
+
+
+async def press_gif(bot: Any, interaction: RecordingInteraction, game_id: int) -> None:
+    """The 🎞 GIF button's handler, as cogs.router calls it."""
+    route = routing.parse(routing.make(game_id, GIF_VERB))
+    assert route is not None
+    await on_send_gif(SimpleNamespace(bot=bot), cast(discord.Interaction, interaction), route)
 
 
 async def until(condition: Callable[[], bool], seconds: float = 30.0) -> None:
@@ -108,11 +116,8 @@ async def test_a_gif_flood_draws_once_answers_privately_and_never_holds_up_anoth
     # Another server plays against the AI meanwhile.
     other = await start_against_ai(env, other_server.create_text_channel("games"), bob, "ninesons")
     shown = (await carol.slash(channel, "game replay", game=gid)).response
-    route = routing.parse(routing.make(gid, GIF_VERB))
-    router = SimpleNamespace(bot=env.bot)
-
     presses = [RecordingInteraction(carol.id, guild.id) for _ in range(PRESSES)]
-    tasks = [asyncio.create_task(on_send_gif(router, press, route)) for press in presses]
+    tasks = [asyncio.create_task(press_gif(env.bot, press, gid)) for press in presses]
     await until(lambda: held_drawing.entered.is_set() and all(p.answers for p in presses))
     await asyncio.sleep(0.05)
 
@@ -154,17 +159,16 @@ async def test_a_full_gif_lane_refuses_politely_and_starts_nothing(world, held_d
     env, guild, channel, other_server, bob, m = world
     alice = m["alice"]
     gids = [await play_to_the_end(env, channel, alice, seed) for seed in (3, 4, 5, 6)]
-    router = SimpleNamespace(bot=env.bot)
     lane = env.bot.gifs.work
     members = [guild.add_member(env.create_user(f"m{i}")) for i in range(len(gids))]
     presses = [RecordingInteraction(member.id, guild.id) for member in members]
     tasks = [
-        asyncio.create_task(on_send_gif(router, press, routing.parse(routing.make(gid, GIF_VERB))))
+        asyncio.create_task(press_gif(env.bot, press, gid))
         for press, gid in zip(presses[: lane.max_jobs], gids, strict=False)
     ]
     await until(lambda: lane.queued == lane.max_jobs)
     with pytest.raises(TooBusy, match="drawing other GIFs right now"):
-        await on_send_gif(router, presses[-1], routing.parse(routing.make(gids[-1], GIF_VERB)))
+        await press_gif(env.bot, presses[-1], gids[-1])
     assert not presses[-1].answers and lane.queued == lane.max_jobs  # nothing started for it
     held_drawing.release.set()
     await asyncio.wait_for(asyncio.gather(*tasks), 120)
