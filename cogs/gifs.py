@@ -63,7 +63,7 @@ class ReplayGifs:
         sent = self._sent.get(member)
         if sent is not None:
             again = int(time.time() + COOLDOWN_S - (now - sent)) + 1
-            return f"🎞 A GIF was sent to you a moment ago (above). You can ask for another <t:{again}:R>."
+            return f"🎞 A GIF was just sent to you; you can ask for another <t:{again}:R>."
         return None
 
     async def draw_for(
