@@ -80,7 +80,7 @@ class HeavyWork:
         self.keep_bytes = keep_bytes
         self.busy_text = busy_text
         self.jobs_started = 0  # how many jobs ran (a figure for benches and tests)
-        self._executor = self._new_executor()
+        self._executor: Executor | None = None  # made at the first job: most bots never draw a GIF
         self._jobs: dict[Hashable, asyncio.Future[Any]] = {}  # running or waiting, by key
         self._kept: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()  # key -> (result, bytes)
         self._kept_bytes = 0
@@ -133,6 +133,8 @@ class HeavyWork:
                 return asyncio.shield(running)  # one waiter's cancel must not cancel the others'
         if len(self._jobs) >= self.max_jobs:
             raise TooBusy(self.busy_text)
+        if self._executor is None:
+            self._executor = self._new_executor()
         try:
             future: asyncio.Future[T] = loop.run_in_executor(self._executor, job, *args)
         except BrokenProcessPool:  # the worker process died (killed, out of memory): a new one
@@ -166,7 +168,8 @@ class HeavyWork:
 
     def close(self) -> None:
         """Stop the lane: waiting jobs are dropped; a running one finishes in its thread."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
 
 
 __all__ = ["HeavyWork", "TooBusy"]
