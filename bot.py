@@ -19,12 +19,14 @@ from discord.ext import commands
 
 from cogs import errors
 from cogs.flow import GameFlow
+from cogs.gifs import ReplayGifs
 from cogs.outbox import Outbox
 from cogs.presenter import Presenter
 from cogs.ui import load_plugins
 from engine import registry
 from sessions import GameService
 from sessions.cardfiles import CARDS_DIR_ENV
+from sessions.heavywork import HeavyWork
 from sessions.timers import TimerScheduler
 from storage import Database, StorageError
 
@@ -201,6 +203,12 @@ class DragonTavern(commands.Bot):
         self.farkle_cards_dir = farkle_cards_dir
         self.presenter = Presenter(self)
         self.outbox = Outbox(self)
+        # Heavy optional work never shares the default thread pool, which AI moves, hints and
+        # board pictures use (sessions.heavywork): replay GIFs (seconds each) are drawn in a
+        # process of their own; rating charts and replay exports (tens of milliseconds, the
+        # same one kept) share a thread.
+        self.gifs = ReplayGifs()
+        self.side_work = HeavyWork("side", workers=1, max_jobs=8, keep_bytes=4 * 1024 * 1024, processes=False)
         self._db: Database | None = None
         self._service: GameService | None = None
         self._timers: TimerScheduler | None = None
@@ -251,6 +259,8 @@ class DragonTavern(commands.Bot):
 
     def _stop_tasks(self) -> None:
         self.outbox.stop()
+        self.gifs.close()
+        self.side_work.close()
         flow = self.get_cog("GameFlow")
         if isinstance(flow, GameFlow):
             flow.stop()

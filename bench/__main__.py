@@ -10,7 +10,15 @@ import argparse
 import importlib
 import time
 
-SCRIPTS = ("bench.platform", "bench.ratings", "bench.ninesons", "bench.farkle", "bench.flagon", "bench.flagon_render")
+SCRIPTS = (
+    "bench.platform",
+    "bench.gif_flood",
+    "bench.ratings",
+    "bench.ninesons",
+    "bench.farkle",
+    "bench.flagon",
+    "bench.flagon_render",
+)
 
 
 def main() -> None:

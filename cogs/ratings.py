@@ -9,9 +9,10 @@ that page (with their own row on the leaderboard), so nobody flips a page under 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import hashlib
 import io
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,7 @@ from engine import registry
 from render import text
 from render.ratings import rating_chart
 from sessions import SessionError
+from sessions.heavywork import TooBusy
 from sessions.ratings import ai_name
 from storage import HistoryGame, StoredRating
 
@@ -39,6 +41,7 @@ log = logging.getLogger("dragon_tavern.cogs.ratings")
 PREFIX = "dtl"
 PAGE_SIZE = 10
 CHART_POINTS = 300  # rated games drawn per line of the profile chart (the latest ones)
+CHART_SKIPPED = "📈 No chart this time: the bot is busy drawing for others. Run /game profile again in a minute."
 BROKEN = "⚠️ That button is broken or from an old version. Run the command again."
 RATING_NOTE = (
     "A rating is a careful guess at your skill: everyone starts at 1,000, a win moves you up (more "
@@ -160,9 +163,18 @@ class Ratings(GameGroupCog):
             embed.add_field(name=f"{registry.get(kind).emoji if kind in _games() else ''} {game_title(kind)}",
                             value=_profile_line(rating, rank, total), inline=False)
             series[_short_title(kind)] = await service.rating_series(guild_id, player, kind, CHART_POINTS)
-        png = await asyncio.to_thread(rating_chart, f"{target.display_name} — rating over time", series)
-        embed.set_image(url="attachment://rating.png")
         embed.set_footer(text=RATING_NOTE)
+        title = f"{target.display_name} — rating over time"
+        # Optional work: the side lane, never the pool games need (sessions.heavywork). The same
+        # chart (until a rated game ends) is drawn once: asking again re-sends it.
+        drawn = hashlib.sha1(json.dumps([title, series]).encode(), usedforsecurity=False).hexdigest()
+        try:
+            png = await self.bot.side_work.submit(("chart", drawn), rating_chart, title, series, keep=len)
+        except TooBusy:
+            embed.set_footer(text=f"{CHART_SKIPPED}\n{RATING_NOTE}")
+            await interaction.followup.send(embed=text.fit_embed(embed))
+            return
+        embed.set_image(url="attachment://rating.png")
         await interaction.followup.send(embed=text.fit_embed(embed),
                                         file=discord.File(io.BytesIO(png), filename="rating.png"))
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import threading
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,20 +24,13 @@ from discord import app_commands
 
 import render
 from cogs import components, results, routing
+from cogs.gifs import ReplayGifs, as_file
 from cogs.group import AppCommand, GameGroupCog
 from cogs.ui import ui_for
 from engine import Event, registry
 from render import text
 from render.text import fill_names
-from sessions import SessionError
-from sessions.replay import (
-    GIF_MAX_FRAMES,
-    Replay,
-    Snapshot,
-    export_text,
-    load_replay,
-    replay_gif,
-)
+from sessions.replay import Replay, Snapshot, export_text, load_replay
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -51,9 +43,6 @@ GIF_VERB = "rpg"
 EXPORT_VERB = "rpt"
 REPLAY_LABEL = "🎞 Replay"
 EVENT_LINES = 12  # a ply's texts shown under the board (the export has them all)
-# One GIF is drawn at a time: it takes seconds of CPU and tens of megabytes. A thread lock
-# (taken inside the worker thread), so it belongs to no event loop.
-_GIF_TURNS = threading.Lock()
 
 
 # -- the message --------------------------------------------------------------------------------
@@ -196,36 +185,28 @@ async def on_open_replay(router: Any, interaction: discord.Interaction, route: r
 
 
 async def on_send_gif(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
-    """``dt:<id>:rpg``: the animated game, for the presser."""
+    """``dt:<id>:rpg``: the animated game, for the presser (cogs.gifs: drawn once per game, in
+    a lane of its own; a member who is waiting or was just sent one is answered at once)."""
     replay = await _replay_for(router.bot, interaction, route.game_id)
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    gif, plies = await asyncio.to_thread(_draw_gif, replay)
-    if gif is None:
-        raise SessionError(
-            f"{replay.title} draws no board pictures, so there is no GIF; 📜 Export has every move."
-        )
-    note = f"🎞 Game #{replay.record.id}: {len(plies)} frames, one per ply."
-    if len(plies) < replay.plies + 1:
-        note = (
-            f"🎞 Game #{replay.record.id} has {replay.plies} plies; the GIF shows at most {GIF_MAX_FRAMES} "
-            f"frames, so it shows every {replay.plies / (len(plies) - 1):.1f}th ply or so (the start and the "
-            "end included). ◀ ▶ on the replay show every one."
-        )
-    await interaction.followup.send(
-        note, file=discord.File(io.BytesIO(gif), filename=f"game-{replay.record.id}.gif"), ephemeral=True
+    gifs: ReplayGifs = router.bot.gifs
+    refusal = gifs.refusal(interaction.user.id)
+    if refusal is not None:
+        await interaction.response.send_message(refusal, ephemeral=True)
+        return
+    gif = await gifs.draw_for(
+        interaction.user.id, replay, lambda: interaction.response.defer(ephemeral=True, thinking=True)
     )
-
-
-def _draw_gif(replay: Replay) -> tuple[bytes | None, list[int]]:
-    with _GIF_TURNS:
-        return replay_gif(replay)
+    await interaction.followup.send(gif.note, file=as_file(gif), ephemeral=True)
 
 
 async def on_send_export(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
     """``dt:<id>:rpt``: the game in its notation, as a text file, for the presser."""
     replay = await _replay_for(router.bot, interaction, route.game_id)
+    rec = replay.record
+    # Optional work: the side lane (not the pool games need); a finished game's text is kept.
+    pending = router.bot.side_work.submit(("export", rec.id, rec.version), export_text, replay, keep=len)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    body = await asyncio.to_thread(export_text, replay)
+    body = await pending
     await interaction.followup.send(
         f"📜 Game #{replay.record.id}, every move in {replay.title}'s notation.",
         file=discord.File(io.BytesIO(body.encode()), filename=f"game-{replay.record.id}.txt"),

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from types import MappingProxyType
@@ -449,7 +448,9 @@ async def on_send_action_log(bot: DragonTavern, interaction: discord.Interaction
         raise SessionError("The action log is available once the game is over.")
     logged = await bot.service.action_log(rec.id)
     started = await bot.service.new_game_for(rec)
-    text = await asyncio.to_thread(action_log_text, rec, started, logged)
+    # Optional work: the side lane, not the pool games need (sessions.heavywork); kept per game.
+    text = await bot.side_work.submit(("flagon-log", rec.id, rec.version), action_log_text, rec, started, logged,
+                                      keep=len)
     file = discord.File(io.BytesIO(text.encode()), filename=f"flagon-game-{rec.id}.txt")
     await interaction.followup.send(f"📜 Action log of game #{rec.id} ({len(logged)} actions).", file=file,
                                     ephemeral=True)

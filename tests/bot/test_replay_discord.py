@@ -65,6 +65,8 @@ def ply_of(message) -> tuple[int, int]:
     return int(found.group(1)), int(found.group(2))
 
 
+# The GIF is drawn in a process of its own, started at the first press: seconds on a busy machine.
+@pytest.mark.simcord(settle_timeout=60.0)
 async def test_a_finished_game_is_replayed_ply_by_ply_by_anyone_after_a_restart_too(world, db_path):
     env, guild, channel, m = world
     alice, carol = m["alice"], m["carol"]
