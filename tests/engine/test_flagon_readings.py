@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.base import STATE_VERSION_KEY
 from engine.flagon.game import FlagonGame
-from tests.engine.flagon_support import answer, position, step, texts
+from tests.engine.flagon_support import answer, position, step, texts, under_eyes_of_gaia
 
 
 def _ch(g: FlagonGame, cid: str) -> dict[str, Any]:
@@ -206,10 +206,7 @@ def test_the_engine_says_how_many_cards_each_character_places_and_the_view_carri
 
 
 def test_under_eyes_of_gaia_one_card_is_placed_and_the_view_names_the_card_played_last():
-    g = position({"margalo": ("p1", "e5", "N"), "nari": ("p2", "e2", "S")})
-    _ch(g, "margalo")["mat"] = []
-    step(g, {"margalo": ["eyes_of_gaia", "slash"]})
-    answer(g, "face:margalo:N")
+    g = under_eyes_of_gaia()
     g.s["marker"] = _ch(g, "margalo")["token"]
     g._begin_step()
     assert g.cards_to_place("margalo") == 1
@@ -227,10 +224,7 @@ def test_the_public_view_names_only_revealed_cards_under_eyes_of_gaia_and_forget
     """FL-30.21 "Keep the last one played face up as a reminder.": face up, so the public view
     (view(None), what the board is drawn from) names it; a card planned but not yet revealed
     never replaces it there."""
-    g = position({"margalo": ("p1", "e5", "N"), "nari": ("p2", "e2", "S")})
-    _ch(g, "margalo")["mat"] = []
-    step(g, {"margalo": ["eyes_of_gaia", "slash"]})
-    answer(g, "face:margalo:N")
+    g = under_eyes_of_gaia()
 
     def public() -> dict[str, Any]:
         return next(c for c in g.view(None)["characters"] if c["id"] == "margalo")

@@ -116,12 +116,9 @@ def test_text_stays_under_the_limit_in_crowded_games():
 
 def _under_gaia_with_move_planned() -> FlagonGame:
     """Margalo revealed Eyes of Gaia, and at her next step planned Move (not revealed yet)."""
-    from tests.engine.flagon_support import answer, position, step
+    from tests.engine.flagon_support import under_eyes_of_gaia
 
-    g = position({"margalo": ("p1", "e5", "N"), "nari": ("p2", "e2", "S")})
-    g.s["chars"]["margalo"]["mat"] = []
-    step(g, {"margalo": ["eyes_of_gaia", "slash"]})
-    answer(g, "face:margalo:N")
+    g = under_eyes_of_gaia()
     g.s["marker"] = g.s["chars"]["margalo"]["token"]
     g._begin_step()
     g.s["chars"]["nari"]["token"] = g.s["marker"]  # Nari plans too, so Margalo's Move waits unrevealed
