@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
 from render import register
 from render.canvas import Canvas, TextBox, fit_text, font, smallest_font, text_width
-from render.text import fill_names, nowrap, with_score, wrap_code
+from render.text import CODE_WIDTH, fill_names, nowrap, with_score, wrap_code
 
 TEXT_LIMIT = 1800
 WRAP = 44  # characters per prose line in the text board (a phone shows CODE_WIDTH)
@@ -154,6 +154,14 @@ def _status_text(c: dict[str, Any]) -> str:
     return ", ".join(bits)
 
 
+def gaia_text(c: dict[str, Any]) -> str | None:
+    """Under Eyes of Gaia the card a character played last may not be played next; the rulebook
+    keeps it face up as a reminder, so the board names it. Only revealed cards get here (the
+    engine sets it at the reveal), never one still planned."""
+    last = c.get("gaia_last")
+    return f"Last card played: {last} — not allowed next" if last else None
+
+
 def _phase_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
     lines: list[str] = []
     if view.get("result"):
@@ -279,6 +287,9 @@ def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fe
                      f"{_owner(view, names, c['owner'])[:10]}")
         if extra:
             lines.append(f"    {extra}"[:60])
+        gaia = gaia_text(c)
+        if gaia:
+            lines += wrap_code(f"    {gaia}", CODE_WIDTH, indent="      ")
     track = view["time"]
     stacks = " ".join(f"{sp}:{''.join(LETTER.get(c, '?') for c in cs)}"
                       for sp, cs in sorted(track["stacks"].items(), key=lambda kv: int(kv[0])))
@@ -308,6 +319,7 @@ RING = 11  # track spaces per side of the ring (corners shared): 40 spaces
 SP = 62  # a track space, pixels
 MARGIN = 26  # between the ring and the grid, for the coordinate labels
 PANEL_ROW = 50  # a character's two lines under the board: who, then time and state
+GAIA_ROW = 23  # a third line under a character while Eyes of Gaia names its last card
 BG = (43, 33, 28)
 FLOOR = (222, 196, 160)
 FLOOR_LINE = (196, 168, 130)
@@ -536,6 +548,10 @@ def _draw_panel(cv: Canvas, view: dict[str, Any], names: dict[str, str], top: in
         if c["statuses"]:
             state.append(", ".join(f"{s['name']}→{s['until']}" for s in c["statuses"]))
         cv.text((48, y + 24), " · ".join(state), f, (200, 230, 255), width=SIDE - 48 - 12)
+        gaia = gaia_text(c)
+        if gaia:  # its own line: cut into the state line, the card's name would be lost first
+            cv.text((48, y + 24 + GAIA_ROW), gaia, f, GOLD, width=SIDE - 48 - 12)
+            y += GAIA_ROW
         y += PANEL_ROW
     cv.draw.line((10, y + 3, SIDE - 10, y + 3), fill=(120, 100, 80))
     y += 10
@@ -571,7 +587,8 @@ def _status_line(view: dict[str, Any], names: dict[str, str]) -> str:
 
 
 def _panel_height(view: dict[str, Any]) -> int:
-    return 8 + PANEL_ROW * len(view["characters"]) + 10 + 24 + 28
+    gaia = sum(1 for c in view["characters"] if gaia_text(c))
+    return 8 + PANEL_ROW * len(view["characters"]) + GAIA_ROW * gaia + 10 + 24 + 28
 
 
 def draw(view: dict[str, Any], names: dict[str, str] | None = None) -> Canvas:

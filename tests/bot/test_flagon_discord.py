@@ -11,13 +11,16 @@ the ephemeral "Show my hand / plan" path.
 
 from __future__ import annotations
 
+import io
 import re
 
 import discord
 import pytest
+from PIL import Image
 
 from bot import create_bot
 from engine.flagon.cards import load_cards
+from render import flagon as flagon_render
 from tests.bot.helpers import button_labels, last_board, posted_contents, public_channel_text, texts_of
 
 PLAN_BUTTON = "🔒 Show my hand / plan"
@@ -295,3 +298,44 @@ async def test_two_members_read_a_card_of_their_deck_with_its_picture_in_a_game_
     assert picture.filename == "card.png" and image.width == 360
     # nothing of bob's card lookup reached the channel: it was private
     assert special.text not in public_channel_text(channel)
+
+
+async def test_under_eyes_of_gaia_the_public_board_names_the_card_played_last(world):
+    """Issue 29: the card Margalo played last under Eyes of Gaia is face up (the rulebook's
+    reminder), so the public board names it, in its text and its picture; the card she has
+    planned next stays secret until it is revealed."""
+    env, guild, channel, m = world
+    gid = await open_game(env, channel, m)
+    result = await m["alice"].click(board_of(channel), label="🎭 Choose a character")
+    options = [o["label"] for o in _selects(result.response)[0]["options"]]
+    await m["alice"].select(
+        result.response, [str(options.index("Margalo"))], custom_id=_selects(result.response)[0]["custom_id"]
+    )
+    await drive(env, channel, m, gid, until=lambda g: g.s["phase"] == "plan")
+    # The set-up: her Dragon card is in her deck (as if she had picked up the Flagon).
+    rec, game = await load(env, gid)
+    game.s["chars"]["margalo"]["mat"] = []
+    await env.bot.service.db.save_game(gid, rec.version, state=game.to_dict())
+    plain = Image.open(io.BytesIO(await board_of(channel).attachments[0].read())).height
+    await plan_one(env, channel, m["alice"], gid, ephemeral=True, prefer={"margalo": "eyes_of_gaia"})
+
+    def margalo(g) -> dict:
+        return g.s["chars"]["margalo"]
+
+    def gaia_line(message) -> str:
+        return next((line for line in texts_of(message).splitlines() if "Last card played" in line), "")
+
+    await drive(env, channel, m, gid, until=lambda g: margalo(g)["gaia_last"] == "eyes_of_gaia")
+    board = board_of(channel)
+    assert gaia_line(board).strip() == "Last card played: Eyes of Gaia — not allowed next"
+    picture = Image.open(io.BytesIO(await board.attachments[0].read()))
+    assert picture.height == plain + flagon_render.GAIA_ROW, "the picture has the reminder's line"
+    # Her next card under Eyes of Gaia is planned face down: the board still names the last one.
+    await drive(env, channel, m, gid, until=lambda g: bool(margalo(g)["slots"]))
+    rec, game = await load(env, gid)
+    planned = load_cards()[margalo(game)["slots"][0]].name
+    assert planned != "Eyes of Gaia" and "Eyes of Gaia —" in gaia_line(board_of(channel))
+    assert planned not in gaia_line(board_of(channel))
+    # Once revealed and played, it is the one the board names.
+    await drive(env, channel, m, gid, until=lambda g: margalo(g)["gaia_last"] not in (None, "eyes_of_gaia"))
+    assert gaia_line(board_of(channel)).strip() == f"Last card played: {planned} — not allowed next"

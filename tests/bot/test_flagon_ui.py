@@ -122,12 +122,9 @@ def test_the_prompt_asks_the_engine_how_many_cards_to_place(monkeypatch):
 
 
 def test_under_eyes_of_gaia_the_prompt_names_the_card_played_last():
-    from tests.engine.flagon_support import answer, position, step
+    from tests.engine.flagon_support import under_eyes_of_gaia
 
-    g = position({"margalo": ("p1", "e5", "N"), "nari": ("p2", "e2", "S")})
-    g.s["chars"]["margalo"]["mat"] = []
-    step(g, {"margalo": ["eyes_of_gaia", "slash"]})
-    answer(g, "face:margalo:N")
+    g = under_eyes_of_gaia()
     g.s["marker"] = g.s["chars"]["margalo"]["token"]
     g._begin_step()
     embed = ui.private_message(record(), g, "p1", [])["embed"]

@@ -59,6 +59,16 @@ def position(
     return g
 
 
+def under_eyes_of_gaia() -> FlagonGame:
+    """Margalo (p1, e5 facing N) has just revealed Eyes of Gaia (her Slash went back to her deck);
+    Nari (p2, e2) waits. The marker is not yet on Margalo's next step."""
+    g = position({"margalo": ("p1", "e5", "N"), "nari": ("p2", "e2", "S")})
+    g.s["chars"]["margalo"]["mat"] = []  # her Dragon card in her deck, as after picking up the Flagon
+    step(g, {"margalo": ["eyes_of_gaia", "slash"]})
+    answer(g, "face:margalo:N")
+    return g
+
+
 def _expand(v: list[str] | str) -> list[str]:
     if isinstance(v, str) and "-" in v:
         a, b = (G.parse(x) for x in v.split("-"))

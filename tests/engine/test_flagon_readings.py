@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.base import STATE_VERSION_KEY
 from engine.flagon.game import FlagonGame
-from tests.engine.flagon_support import answer, position, step, texts
+from tests.engine.flagon_support import answer, position, step, texts, under_eyes_of_gaia
 
 
 def _ch(g: FlagonGame, cid: str) -> dict[str, Any]:
@@ -206,10 +206,7 @@ def test_the_engine_says_how_many_cards_each_character_places_and_the_view_carri
 
 
 def test_under_eyes_of_gaia_one_card_is_placed_and_the_view_names_the_card_played_last():
-    g = position({"margalo": ("p1", "e5", "N"), "nari": ("p2", "e2", "S")})
-    _ch(g, "margalo")["mat"] = []
-    step(g, {"margalo": ["eyes_of_gaia", "slash"]})
-    answer(g, "face:margalo:N")
+    g = under_eyes_of_gaia()
     g.s["marker"] = _ch(g, "margalo")["token"]
     g._begin_step()
     assert g.cards_to_place("margalo") == 1
@@ -221,3 +218,36 @@ def test_under_eyes_of_gaia_one_card_is_placed_and_the_view_names_the_card_playe
     g._begin_step()
     margalo = next(c for c in g.view("p2")["characters"] if c["id"] == "margalo")
     assert margalo["gaia_last"] == "Move" and "plan:margalo:1:move" not in g.legal_actions("p1")
+
+
+def test_the_public_view_names_only_revealed_cards_under_eyes_of_gaia_and_forgets_at_expiry():
+    """FL-30.21 "Keep the last one played face up as a reminder.": face up, so the public view
+    (view(None), what the board is drawn from) names it; a card planned but not yet revealed
+    never replaces it there."""
+    g = under_eyes_of_gaia()
+
+    def public() -> dict[str, Any]:
+        return next(c for c in g.view(None)["characters"] if c["id"] == "margalo")
+
+    assert public()["gaia_last"] == "Eyes of Gaia"
+    until = next(st["at"] for st in g.s["statuses"] if st["card"] == "eyes_of_gaia")
+    g.s["marker"] = _ch(g, "margalo")["token"]
+    _ch(g, "nari")["token"] = g.s["marker"]  # Nari plans too: Margalo's card waits face down
+    g._begin_step()
+    g.play("p1", "plan:margalo:1:dash")
+    assert _ch(g, "margalo")["slots"] == ["dash"] and public()["gaia_last"] == "Eyes of Gaia"
+    assert "dash" not in str(public()).lower()  # her public entry holds nothing of the plan
+    while g.s["phase"] == "plan":
+        g.play("p2", next(a for a in g.legal_actions("p2") if a.startswith("plan:nari:")))
+    for _ in range(20):  # this step's questions (where to dash, which way to face)
+        if _ch(g, "margalo")["gaia_last"] == "dash":
+            break
+        answer(g, g.legal_actions(g.to_act()[0])[0])
+    assert public()["gaia_last"] == "Dash"
+    # The step Eyes of Gaia expires: the reminder goes with it.
+    while g.s["pending"]:
+        answer(g, g.legal_actions(g.to_act()[0])[0])
+    g.s["marker"] = until
+    step(g, {"margalo": ["move"]})
+    answer(g, "to:margalo:stay", "face:margalo:N")
+    assert not g.s["statuses"] and public()["gaia_last"] is None

@@ -11,7 +11,7 @@ from PIL import Image
 from engine.flagon import FlagonGame, new_game
 from engine.flagon.ai import choose_action
 from engine.flagon.cards import load_cards
-from render.flagon import TEXT_LIMIT, render_png, render_text, tie_break_text
+from render.flagon import TEXT_LIMIT, draw, render_png, render_text, tie_break_text
 
 NAMES = {"p1": "alice", "p2": "bob", "p3": "carol", "p4": "dave"}
 
@@ -112,3 +112,65 @@ def test_text_stays_under_the_limit_in_crowded_games():
         g = played(players=8, actions=300, seed=seed, team=True, cookies="with", extended=True)
         for who in (None, "p1"):
             assert len(render_text(g.view(who), NAMES)) <= TEXT_LIMIT
+
+
+def _under_gaia_with_move_planned() -> FlagonGame:
+    """Margalo revealed Eyes of Gaia, and at her next step planned Move (not revealed yet)."""
+    from tests.engine.flagon_support import under_eyes_of_gaia
+
+    g = under_eyes_of_gaia()
+    g.s["marker"] = g.s["chars"]["margalo"]["token"]
+    g._begin_step()
+    g.s["chars"]["nari"]["token"] = g.s["marker"]  # Nari plans too, so Margalo's Move waits unrevealed
+    g._begin_step()
+    g.play("p1", "plan:margalo:1:move")
+    assert g.s["phase"] == "plan" and g.s["chars"]["margalo"]["slots"] == ["move"]
+    return g
+
+
+def test_under_eyes_of_gaia_the_public_board_names_the_card_played_last_never_the_planned_one():
+    from render.canvas import outside, overlapping, too_small
+    from tests.engine.flagon_support import answer
+
+    g = _under_gaia_with_move_planned()
+    text = render_text(g.view(None), NAMES)
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if "Margalo" in line)
+    assert lines[at + 2] == "    Last card played: Eyes of Gaia — not allowed next"
+    assert "Move" not in text, "the planned, unrevealed card must not show"
+    picture = draw(g.view(None), {"p1": "W" * 32, "p2": "W" * 32})
+    shown = [t.text for t in picture.texts]
+    assert "Last card played: Eyes of Gaia — not allowed next" in shown
+    assert not any("Move" in t for t in shown)
+    assert not overlapping(picture.texts) and not outside(picture.texts, picture.size)
+    assert not too_small(picture.texts, picture.size[0])
+    # Nari plans; Margalo's Move is revealed and played: now the board names it.
+    while g.s["phase"] == "plan":
+        g.play("p2", next(a for a in g.legal_actions("p2") if a.startswith("plan:nari:")))
+    for _ in range(20):  # the questions of this step (where to move, which way to face)
+        if g.s["chars"]["margalo"]["gaia_last"] == "move":
+            break
+        answer(g, g.legal_actions(g.to_act()[0])[0])
+    assert "Last card played: Move — not allowed next" in render_text(g.view(None), NAMES)
+    # When Eyes of Gaia ends, the reminder goes with it.
+    g.s["statuses"] = []
+    assert "Last card played" not in render_text(g.view(None), NAMES)
+    assert not any("Last card played" in t.text for t in draw(g.view(None), NAMES).texts)
+
+
+def test_the_eyes_of_gaia_line_fits_a_phone_with_the_longest_card_name():
+    from render.canvas import outside, overlapping, too_small
+    from render.text import CODE_WIDTH
+
+    view = _under_gaia_with_move_planned().view(None)
+    longest = max((c.name for c in load_cards().values()), key=len)
+    for c in view["characters"]:
+        c.update(gaia_last=longest, held="cookies")
+    names = {"p1": "W" * 32, "p2": "W" * 32}
+    text = render_text(view, names, fence=False)
+    assert longest in text.replace("\n      ", " ")
+    assert all(len(line) <= CODE_WIDTH for line in text.splitlines())
+    picture = draw(view, names)
+    assert any(longest in t.text for t in picture.texts), "the card's name is never cut off"
+    assert not overlapping(picture.texts) and not outside(picture.texts, picture.size)
+    assert not too_small(picture.texts, picture.size[0])
