@@ -18,10 +18,12 @@ from cogs.replay import (
     EXPORT_VERB,
     GIF_VERB,
     OPEN_VERB,
+    SHOW_VERB,
     STEP_VERB,
     on_open_replay,
     on_send_export,
     on_send_gif,
+    on_show_replay,
     on_step_replay,
 )
 from cogs.results import REMATCH_VERB
@@ -386,6 +388,7 @@ VERBS: dict[str, RouterHandler] = {
     STEP_VERB: on_step_replay,
     GIF_VERB: on_send_gif,
     EXPORT_VERB: on_send_export,
+    SHOW_VERB: on_show_replay,
 }
 
 
