@@ -16,10 +16,14 @@ SHOW_LABEL = "📣 Show to the channel"
 
 
 def show_button(custom_id: str, *, row: int | None = None) -> discord.ui.Button[Any]:
-    return discord.ui.Button(label=SHOW_LABEL, style=discord.ButtonStyle.secondary, custom_id=custom_id, row=row)
+    return discord.ui.Button(
+        label=SHOW_LABEL, style=discord.ButtonStyle.secondary, custom_id=custom_id, row=row
+    )
 
 
-def with_show_button(view: discord.ui.View | None, custom_id: str, *, row: int | None = None) -> discord.ui.View:
+def with_show_button(
+    view: discord.ui.View | None, custom_id: str, *, row: int | None = None
+) -> discord.ui.View:
     """``view`` (or a new one) with the Show button added."""
     view = view or discord.ui.View(timeout=None)
     view.add_item(show_button(custom_id, row=row))
