@@ -110,7 +110,7 @@ class GameFlow(commands.Cog):
                 try:
                     user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
                     sent = await user.send(f"🎲 You are playing **{info.title}** (game #{rec.id}) in "
-                                           f"<#{rec.channel_id}>. This message becomes your hand: it shows your "
+                                           f"<#{rec.table_channel_id}>. This message becomes your hand: it shows your "
                                            "secrets and is kept up to date; a new message comes when you must "
                                            "choose something secretly.")
                     await self.bot.outbox.hands.adopt(rec, seat.seat, sent)

@@ -211,7 +211,7 @@ class Ratings(GameGroupCog):
 
     # -- /game hint -------------------------------------------------------------------------
     async def hint(self, interaction: discord.Interaction) -> None:
-        rec = await self.bot.service.channel_game(interaction.channel_id or 0)
+        rec = await self.bot.service.channel_game(interaction.channel_id or 0, interaction.user.id)
         if rec is None:
             raise SessionError("There is no game running in this channel. Ask for a hint in your game's channel.")
         await self._show_hint(interaction, rec.id, confirmed=False)

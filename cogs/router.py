@@ -13,7 +13,7 @@ from cogs import components, errors, menu, routing
 from cogs.flow import actor_of, flow_of
 from cogs.presenter import build_menu, fill_names
 from cogs.prompts import private_actions, prompt_key, prompt_token
-from cogs.rematch import on_open_rematch_lobby
+from cogs.rematch import everyone_in, on_open_rematch_lobby
 from cogs.replay import (
     EXPORT_VERB,
     GIF_VERB,
@@ -104,7 +104,9 @@ class Router(commands.Cog):
     # -- lobby ----------------------------------------------------------------------------
     async def on_join_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await flow_of(self.bot).after_change(await self.bot.service.join(route.game_id, actor_of(interaction)))
+        outcome = await self.bot.service.join(route.game_id, actor_of(interaction))
+        await flow_of(self.bot).after_change(outcome)
+        await everyone_in(self.bot, outcome.record, interaction.user.id)  # a rematch lobby: call its host
 
     async def on_leave_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
