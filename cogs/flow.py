@@ -87,6 +87,8 @@ class GameFlow(commands.Cog):
     async def start_game(self, game_id: int, actor: Actor) -> None:
         service = self.bot.service
         outcome = await service.start(game_id, actor)
+        # Its thread first (if it gets one): the DMs below and the board name where it is played.
+        outcome.record = await self.bot.outbox.tables.open_thread(outcome.record)
         info = registry.get(outcome.record.kind)
         if info.game_class.HIDDEN_INFORMATION:
             # The start is saved and queued; the route lines follow it on the board.

@@ -131,8 +131,7 @@ class Outbox:
         except GameNotFound:
             return
         presenter = self.bot.presenter
-        if rec.in_thread and rec.thread_id is None and rec.state is not None:  # it has just started
-            rec = await self.tables.open_thread(rec)
+        rec = await self.tables.open_thread(rec)  # a game that has just started in a thread of its own
         if rec.status != "lobby" and any(e.kind in LOBBY_ENDS for e in _events(pending)):
             await self.pings.delete_earlier(rec, keep=set())  # the lobby's Rematch invitation
         fresh = [a for a in pending if not a.progress.get("recent")]

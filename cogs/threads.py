@@ -59,8 +59,11 @@ class Tables:
         self.bot = bot
 
     async def open_thread(self, rec: GameRecord) -> GameRecord:
-        """The game has started: make its thread from the lobby message and play there (or in
-        the channel when that fails). Saved before the board is drawn, so it is done once."""
+        """If the game has just started and is to be played in a thread: make its thread from the
+        lobby message and play there (or in the channel when that fails). Saved before anything
+        is posted for the game, so it is done once; the record as it is then."""
+        if not rec.in_thread or rec.thread_id is not None or rec.state is None:
+            return rec
         channel = self.bot.get_partial_messageable(rec.channel_id)
         title = registry.get(rec.kind).title
         thread_id = rec.channel_id

@@ -126,6 +126,11 @@ async def test_without_thread_permissions_or_with_the_setting_off_the_channel_ho
     )
     lobby = await open_and_start(closed, alice, bob, "ninesons")
     assert closed.threads == [] and last_board(closed).id == lobby.id  # the lobby became the board
+    told = await admin.slash(closed, "config set", setting="game_threads", value="on")
+    assert private_replies(told) == [
+        "✅ `game_threads` is now **on**.\n⚠️ Here I can't make threads (I need Create Public Threads and Send "
+        "Messages in Threads), so games in this channel are still played in it, one at a time."
+    ]
     refused = await carol.slash(closed, "game new", game="farkle")
     assert private_replies(refused)[0].startswith("⚠️ This channel already has a game.")
 
@@ -134,3 +139,21 @@ async def test_without_thread_permissions_or_with_the_setting_off_the_channel_ho
     await admin.slash(channel, "config set", setting="game_threads", value="off")
     lobby = await open_and_start(channel, alice, bob, "ninesons")
     assert channel.threads == [] and last_board(channel).id == lobby.id
+
+
+async def test_a_secret_game_in_a_thread_names_the_thread_in_its_dms_and_plays_there(world):
+    """Dragon Farkle (Magic Items are secret): the start DM points to the thread, the turn ping
+    and the board are there, and /play typed in the thread plays."""
+    env, guild, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    await open_and_start(channel, alice, bob, "farkle")
+    thread = thread_of(channel, 1)
+    hand = alice.user.dm_channel.history()[0]
+    assert hand.content.startswith(f"🎲 You are playing **Dragon Farkle** (game #1) in <#{thread.id}>.")
+    rec, game = await env.bot.service.load(1)
+    seat = game.to_act()[0]
+    mover = alice if rec.seat(seat).user_id == alice.id else bob
+    assert f"<@{mover.id}>" in last_ping(thread).content
+    action = game.legal_actions(seat)[0]
+    assert private_replies(await mover.slash(thread, "play", action=action)) == [f"✅ Played `{action}`."]
+    assert [msg.id for msg in bot_messages(env, channel)] == [next(iter(channel.history())).id]  # the sign only
