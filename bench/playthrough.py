@@ -247,6 +247,7 @@ async def run() -> tuple[list[Tally], dict[str, Any]]:
 
                 rematch = Tally("Nine Sons rematch (both press Rematch)")
                 start = dm_posts()
+                assert rec.board_message_id is not None
                 final = table._message(thread.id, rec.board_message_id)
                 await m["bob"].click(final, label="🔁 Rematch")
                 await m["alice"].click(final, label="🔁 Rematch")  # she accepts: joins the rematch
