@@ -87,6 +87,13 @@ async def on_open_rematch_lobby(router: Any, interaction: discord.Interaction, r
         raise SessionError("Ask for a rematch on the game's board in its server channel.")
     await interaction.response.defer(ephemeral=True, thinking=True)
     old = await bot.service.record(route.game_id)
+    # One press at a time per ended game: two players pressing together get one lobby (in a
+    # channel whose games go to threads nothing else would stop a second one).
+    async with bot.service.lock(old.id):
+        await _open_or_join(bot, old, interaction)
+
+
+async def _open_or_join(bot: DragonTavern, old: GameRecord, interaction: discord.Interaction) -> None:
     asked = await bot.service.open_rematch(old.id)
     if asked is not None and any(seat.user_id == interaction.user.id for seat in old.seats):
         await interaction.followup.send(await _accept(bot, old, asked, interaction), ephemeral=True)

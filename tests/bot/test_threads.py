@@ -157,3 +157,4 @@ async def test_a_secret_game_in_a_thread_names_the_thread_in_its_dms_and_plays_t
     action = game.legal_actions(seat)[0]
     assert private_replies(await mover.slash(thread, "play", action=action)) == [f"✅ Played `{action}`."]
     assert [msg.id for msg in bot_messages(env, channel)] == [next(iter(channel.history())).id]  # the sign only
+
