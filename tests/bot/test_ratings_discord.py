@@ -187,3 +187,27 @@ async def test_answers_are_private_until_shown_to_the_channel(world):
     assert public_replies(shown)[0].startswith("📜 bob's games")
     after = [msg for msg in channel.history() if not msg.flags.ephemeral and msg.id not in before]
     assert len(after) == 3  # exactly what was shown
+
+
+async def test_a_feature_tour_leaves_only_the_games_messages(world):
+    """Every reading command once, as members do after a game: the channel still holds only the
+    game's own messages (its board and its end notice)."""
+    env, bot, guild, channel, m = world
+    alice, bob, carol = m["alice"], m["bob"], m["carol"]
+    game_id = await won_by(channel, alice, bob)
+    standing = [msg.id for msg in channel.history() if not msg.flags.ephemeral]
+    assert len(standing) == 2  # the final board and the 🏁 notice
+    for who, command, options in (
+        (carol, "game leaderboard", {"game": "ninesons"}),
+        (carol, "game profile", {"member": alice}),
+        (bob, "game history", {}),
+        (carol, "game replay", {"game": game_id}),
+        (carol, "game stats", {}),
+        (carol, "game list", {}),
+        (carol, "game rules", {"game": "ninesons"}),
+        (carol, "game help", {}),
+        (carol, "game notify", {}),
+    ):
+        result = await who.slash(channel, command, **options)
+        assert result.acknowledged and not public_replies(result), command
+    assert [msg.id for msg in channel.history() if not msg.flags.ephemeral] == standing
