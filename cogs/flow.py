@@ -88,7 +88,9 @@ class GameFlow(commands.Cog):
         service = self.bot.service
         outcome = await service.start(game_id, actor)
         # Its thread first (if it gets one): the DMs below and the board name where it is played.
-        outcome.record = await self.bot.outbox.tables.open_thread(outcome.record)
+        # Under the delivery lock, read again: a delivery running meanwhile may have made it.
+        async with service.delivery_lock(game_id):
+            outcome.record = await self.bot.outbox.tables.open_thread(await service.record(game_id))
         info = registry.get(outcome.record.kind)
         if info.game_class.HIDDEN_INFORMATION:
             # The start is saved and queued; the route lines follow it on the board.
