@@ -10,7 +10,8 @@ import argparse
 import importlib
 import time
 
-SCRIPTS = ("bench.platform", "bench.ratings", "bench.ninesons", "bench.farkle", "bench.flagon", "bench.flagon_render")
+SCRIPTS = ("bench.platform", "bench.ratings", "bench.ninesons", "bench.farkle", "bench.flagon", "bench.flagon_render",
+           "bench.playthrough")
 
 
 def main() -> None:
