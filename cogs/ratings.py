@@ -157,13 +157,14 @@ class Ratings(GameGroupCog):
             shown = latest[0].name if latest else "Member"
         name = text.shown_name(shown)
         embed = discord.Embed(title=f"📈 {name} — ratings", colour=discord.Colour.blurple())
-        view = share.with_show_button(None, f"{PREFIX}:show:pr:{user_id}") if private else discord.utils.MISSING
+        # followup.send takes no view=None: a public copy has no "view" key at all
+        view = {"view": share.with_show_button(None, f"{PREFIX}:show:pr:{user_id}")} if private else {}
         if not kinds:
             embed.description = (
                 f"{name} has no rated games in this server yet. Ratings start with the first finished "
                 "rated game (lobby option `rated`, on by default)."
             )
-            return {"embed": text.fit_embed(embed), "view": view, "files": []}
+            return {"embed": text.fit_embed(embed), **view, "files": []}
         series: dict[str, list[tuple[float, float]]] = {}
         for kind in kinds:
             found = await service.rating_and_rank(guild_id, kind, player)
@@ -177,7 +178,7 @@ class Ratings(GameGroupCog):
         png = await asyncio.to_thread(rating_chart, f"{shown} — rating over time", series)
         embed.set_image(url="attachment://rating.png")
         embed.set_footer(text=RATING_NOTE)
-        return {"embed": text.fit_embed(embed), "view": view,
+        return {"embed": text.fit_embed(embed), **view,
                 "files": [discord.File(io.BytesIO(png), filename="rating.png")]}
 
     # -- /game history ----------------------------------------------------------------------
@@ -314,7 +315,7 @@ class Ratings(GameGroupCog):
             await interaction.response.defer(thinking=True)
             message = await self.profile_message(interaction, user_id, member.display_name if member else "",
                                                  private=False)
-            await interaction.followup.send(**{k: v for k, v in message.items() if k != "view"})
+            await interaction.followup.send(**message)
             return True
         else:
             return False

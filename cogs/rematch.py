@@ -26,7 +26,7 @@ from cogs.results import ENDED_STATUSES
 from engine import registry
 from render import text
 from sessions import NotAllowed, SessionError
-from storage import GameRecord
+from storage import GameDamaged, GameNotFound, GameRecord
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -151,7 +151,10 @@ async def everyone_in(bot: DragonTavern, lobby: GameRecord, joined: int | None =
     pings the host to start."""
     if lobby.rematch_of is None or lobby.status != "lobby":
         return False
-    old = await bot.service.record(lobby.rematch_of)
+    try:
+        old = await bot.service.record(lobby.rematch_of)
+    except (GameNotFound, GameDamaged):  # the old game set aside since: the lobby goes on as any other
+        return False
     invited = invitees(old, lobby.host_user_id)
     if not invited or any(lobby.seat_of_user(user_id) is None for user_id in invited):
         return False
