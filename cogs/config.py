@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import threads
 from render import text
 from sessions import SETTINGS, SessionError
 from sessions.cardfiles import HOUSE, list_card_files
@@ -44,7 +45,11 @@ class Config(commands.Cog):
         parsed = await self.bot.service.setting_value(setting, value)  # SessionError if refused
         await self.bot.service.change_setting(interaction.guild_id or 0, setting, parsed)
         shown = SETTINGS[setting].show(parsed)
-        await interaction.response.send_message(text.fit(f"✅ `{setting}` is now **{shown}**."), ephemeral=True)
+        note = ""
+        if setting == "game_threads" and parsed and not threads.can_make_threads(self.bot, interaction.channel_id or 0):
+            note = ("\n⚠️ Here I can't make threads (I need Create Public Threads and Send Messages in Threads), "
+                    "so games in this channel are still played in it, one at a time.")
+        await interaction.response.send_message(text.fit(f"✅ `{setting}` is now **{shown}**.{note}"), ephemeral=True)
 
     @config.command(name="reset", description="Put a setting back to its default")
     @app_commands.checks.has_permissions(manage_guild=True)

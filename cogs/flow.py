@@ -87,6 +87,10 @@ class GameFlow(commands.Cog):
     async def start_game(self, game_id: int, actor: Actor) -> None:
         service = self.bot.service
         outcome = await service.start(game_id, actor)
+        # Its thread first (if it gets one): the DMs below and the board name where it is played.
+        # Under the delivery lock, read again: a delivery running meanwhile may have made it.
+        async with service.delivery_lock(game_id):
+            outcome.record = await self.bot.outbox.tables.open_thread(await service.record(game_id))
         info = registry.get(outcome.record.kind)
         if info.game_class.HIDDEN_INFORMATION:
             # The start is saved and queued; the route lines follow it on the board.
@@ -110,7 +114,7 @@ class GameFlow(commands.Cog):
                 try:
                     user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
                     sent = await user.send(f"🎲 You are playing **{info.title}** (game #{rec.id}) in "
-                                           f"<#{rec.channel_id}>. This message becomes your hand: it shows your "
+                                           f"<#{rec.table_channel_id}>. This message becomes your hand: it shows your "
                                            "secrets and is kept up to date; a new message comes when you must "
                                            "choose something secretly.")
                     await self.bot.outbox.hands.adopt(rec, seat.seat, sent)

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import threads
 from cogs.flow import actor_of, flow_of
 from cogs.pings import board_link
 from cogs.presenter import fill_names
@@ -38,7 +39,7 @@ class Games(commands.Cog):
         self.bot = bot
 
     async def _channel_game(self, interaction: discord.Interaction) -> GameRecord:
-        rec = await self.bot.service.channel_game(interaction.channel_id or 0)
+        rec = await self.bot.service.channel_game(interaction.channel_id or 0, interaction.user.id)
         if rec is None:
             raise SessionError("There is no game in this channel. Start one with `/game new`.")
         return rec
@@ -49,11 +50,13 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         assert interaction.guild_id is not None and interaction.channel_id is not None
         rec = await self.bot.service.create(game, interaction.guild_id, interaction.channel_id,
-                                            actor_of(interaction), options)
+                                            actor_of(interaction), options,
+                                            threads_possible=threads.can_make_threads(self.bot, interaction.channel_id))
         await self.bot.timers.refresh(rec.id)  # the lobby's closing time
         await self.bot.outbox.deliver_now(rec.id)  # the lobby message, queued with the lobby
+        where = " The game will be played in a thread of its own." if rec.in_thread else ""
         await interaction.followup.send(f"Lobby #{rec.id} is open in this channel. Others press **Join**; "
-                                        "you press **Start** when everyone is in.", ephemeral=True)
+                                        f"you press **Start** when everyone is in.{where}", ephemeral=True)
 
     @new.autocomplete("game")
     async def _new_game_autocomplete(self, interaction: discord.Interaction, current: str
@@ -65,7 +68,8 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         channel_id = interaction.channel_id or 0
         # Nothing running here: the last game that ended, with its result.
-        rec = await self.bot.service.channel_game(channel_id) or await self.bot.service.last_ended_game(channel_id)
+        rec = (await self.bot.service.channel_game(channel_id, interaction.user.id)
+               or await self.bot.service.last_ended_game(channel_id))
         if rec is None:
             raise SessionError("There is no game in this channel. Start one with `/game new`.")
         await self.bot.outbox.catch_up(rec.id)  # anything a failed announcement left, first
@@ -84,7 +88,7 @@ class Games(commands.Cog):
         for rec in games[:30]:
             title = registry.get(rec.kind).title
             players = ", ".join(text.seat_names(rec.seats).values())
-            lines.append(f"#{rec.id} **{title}** in <#{rec.channel_id}> — {rec.status} — {players}")
+            lines.append(f"#{rec.id} **{title}** in <#{rec.table_channel_id}> — {rec.status} — {players}")
         await interaction.response.send_message(text.fit("\n".join(lines)), ephemeral=True)
 
     @game.command(name="mine", description="Every game, in every server, where it is your move (only you see it)")

@@ -4,13 +4,15 @@ Every save that players should hear about queues its events in the same transact
 change itself (sessions -> storage). After the commit, :meth:`Outbox.deliver` works through a
 game's pending rows in order:
 
+0. a game that just started to be played in a thread gets its thread (cogs.threads);
 1. the board's Recent lines, appended in the same transaction that marks them done (exactly once);
 2. the board, drawn from the saved state (an edit, so repeating it is harmless);
 3. the game's ping (cogs.pings: its message id is noted on the rows, so it is never sent twice),
    or, for the change that ended the game, one notice saying how it ended;
 4. each human seat's hand message (cogs.hands: the seat is noted on the rows once its DM went out);
 
-and then drops the rows. A delivery cut short by a crash or a Discord error resumes where it
+and then drops the rows. The lobby's own pings (a Rematch invitation) go when it starts or closes;
+a game played in a thread has its thread archived at the end. A delivery cut short by a crash or a Discord error resumes where it
 stopped: at the next click on that game, `/game status`, a retry a little later, or the next
 start-up. A move that was saved is never reported as lost.
 """
@@ -28,6 +30,7 @@ from cogs.errors import AnnouncementDelayed
 from cogs.hands import Hands
 from cogs.pings import Pings
 from cogs.presenter import RECENT_EVENTS
+from cogs.threads import Tables
 from engine import Event
 from storage import Announcement, GameNotFound
 
@@ -41,6 +44,9 @@ UNKNOWN_CHANNEL = 10003  # Discord's error code: the channel was deleted
 # click, /game status or a restart.
 RETRY_DELAYS = (15.0, 60.0, 300.0, 900.0)
 ENDED = frozenset({"finished", "cancelled", "abandoned"})
+# Events that end a lobby: it started, or it closed (cancelled, its host and players left, or
+# nobody started it in time: sessions' lobby events).
+LOBBY_ENDS = frozenset({"start", "cancel", "lobby", "lobby_timeout"})
 
 
 def _events(rows: list[Announcement]) -> list[Event]:
@@ -56,6 +62,7 @@ class Outbox:
         self.behind: set[int] = set()
         self.pings = Pings(bot)
         self.hands = Hands(bot)
+        self.tables = Tables(bot)
 
     async def deliver(self, game_id: int) -> None:
         """Announce every pending change of the game, in order (one delivery per game at a
@@ -124,6 +131,9 @@ class Outbox:
         except GameNotFound:
             return
         presenter = self.bot.presenter
+        rec = await self.tables.open_thread(rec)  # a game that has just started in a thread of its own
+        if rec.status != "lobby" and any(e.kind in LOBBY_ENDS for e in _events(pending)):
+            await self.pings.delete_earlier(rec, keep=set())  # the lobby's Rematch invitation
         fresh = [a for a in pending if not a.progress.get("recent")]
         if fresh:
             lines = presenter.recent_lines(rec, _events(fresh), game)
@@ -153,6 +163,7 @@ class Outbox:
                 a.progress["ping"] = sent
             await service.save_announcement_progress(unpinged)
             await self.hands.close(rec, game)
+            await self.tables.close_thread(rec)
         await service.finish_announcements(pending)
         self.behind.discard(game_id)
 

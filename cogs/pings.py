@@ -46,7 +46,7 @@ _MENTION_OR_NAME = re.compile(r"\{(@?)([A-Za-z_]\w*)\}")  # render.text's placeh
 def board_link(rec: GameRecord) -> str:
     """A jump link to the game's board message (the channel while it has none)."""
     tail = f"/{rec.board_message_id}" if rec.board_message_id else ""
-    return f"https://discord.com/channels/{rec.guild_id}/{rec.channel_id}{tail}"
+    return f"https://discord.com/channels/{rec.guild_id}/{rec.table_channel_id}{tail}"
 
 
 def turn_seats(events: list[Event]) -> tuple[list[str], bool]:
@@ -104,7 +104,7 @@ class Pings:
         lines += self._ask_lines(rec, game, [p for p in in_channel if p not in mentioned_by_hook], reminder, settings)
         if not lines:
             if sent:
-                await self._delete_earlier(rec, keep=sent)
+                await self.delete_earlier(rec, keep=sent)
             return 0
         if deadline is not None:
             lines.append(self._deadline_line(rec, deadline, [humans[p] for p in asked], settings))
@@ -134,11 +134,12 @@ class Pings:
 
     async def _post(self, rec: GameRecord, template: str, events: list[Event], keep: set[int]) -> int:
         content, pinged = fill_mentions(template, rec, text.shown_names(event_names(rec, events)))
-        channel = self.bot.get_partial_messageable(rec.channel_id)  # by id: the server may be on another shard
+        # By id: the server may be on another shard. In the game's thread if it has one.
+        channel = self.bot.get_partial_messageable(rec.table_channel_id)
         sent = await channel.send(text.fit(content), suppress_embeds=True, allowed_mentions=discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(user_id) for user_id in dict.fromkeys(pinged)]))
-        await self.bot.service.add_ping(rec.id, rec.channel_id, sent.id)
-        await self._delete_earlier(rec, keep={*keep, sent.id})
+        await self.bot.service.add_ping(rec.id, rec.table_channel_id, sent.id)
+        await self.delete_earlier(rec, keep={*keep, sent.id})
         return sent.id
 
     async def _dm(self, rec: GameRecord, game: Game, seat: SeatRecord, reminder: bool, deadline: float | None,
@@ -148,7 +149,7 @@ class Pings:
         assert seat.user_id is not None
         title = registry.get(rec.kind).title
         bell = "⏰ Reminder:" if reminder else "🔔"
-        lines = [f"{bell} It's your turn in **{title}** #{rec.id} (<#{rec.channel_id}>): "
+        lines = [f"{bell} It's your turn in **{title}** #{rec.id} (<#{rec.table_channel_id}>): "
                  f"{ui_for(rec.kind).ask(game, seat.seat)}."]
         if deadline is not None:
             lines.append(f"⏳ Time runs out <t:{int(deadline)}:R>; {afk_outcome([seat], settings, rec.seats)}.")
@@ -161,7 +162,7 @@ class Pings:
         await self.bot.service.add_ping(rec.id, sent.channel.id, sent.id)
         return sent.id
 
-    async def _delete_earlier(self, rec: GameRecord, *, keep: set[int]) -> None:
+    async def delete_earlier(self, rec: GameRecord, *, keep: set[int]) -> None:
         """Delete the game's earlier pings (a superseded ping is noise), keeping ``keep``. The
         deletes run in the background: the player's answer need not wait for them, and a ping
         whose delete did not happen stays in the table, so the next ping deletes it."""
@@ -195,9 +196,10 @@ class Pings:
         content = f"🏁 **{title}** #{rec.id} is over: {how}. [See the result]({board_link(rec)})"
         if rec.state is not None:  # it had started: spectators can watch it again
             content += f" · replay: `/game replay {rec.id}`"
+        # In the channel (not the game's thread): the table's result is the channel's news.
         channel = self.bot.get_partial_messageable(rec.channel_id)  # by id: the server may be on another shard
         sent = await channel.send(text.fit(fill_names(content, names)), suppress_embeds=True, allowed_mentions=NOBODY)
-        await self._delete_earlier(rec, keep=set())
+        await self.delete_earlier(rec, keep=set())
         return sent.id
 
 

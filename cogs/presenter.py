@@ -210,7 +210,7 @@ class Presenter:
             assert game is not None
             await self._put_board(rec, await self.board_message(rec, game))
         if old is not None:
-            channel = self.bot.get_partial_messageable(rec.channel_id)
+            channel = self.bot.get_partial_messageable(rec.table_channel_id)
             with contextlib.suppress(discord.HTTPException):
                 await channel.get_partial_message(old).edit(
                     content="⬇️ This board moved further down.", embed=None, view=None, attachments=[])
@@ -226,8 +226,9 @@ class Presenter:
 
     async def _put_board(self, rec: GameRecord, message: dict[str, Any]) -> None:
         # By id, not from the cache: the game's server may be on another process's shard (a DM
-        # click reaches shard 0's process), and posting needs no cached channel.
-        channel = self.bot.get_partial_messageable(rec.channel_id)
+        # click reaches shard 0's process), and posting needs no cached channel. A game played
+        # in a thread has its board there (cogs.threads).
+        channel = self.bot.get_partial_messageable(rec.table_channel_id)
         kwargs = text.fit_message(message)
         if rec.board_message_id is not None:
             partial = channel.get_partial_message(rec.board_message_id)

@@ -1,5 +1,8 @@
 """/game leaderboard, /game profile, /game history and /game hint.
 
+Each answers the asker alone (ephemeral), with a **📣 Show to the channel** button (cogs.share)
+that posts it for everyone: the channel keeps only what its games need.
+
 Ratings are openskill ratings per game per server (sessions.ratings says who is rated and
 how). The leaderboard and history are paged with ◀ ▶ buttons whose custom_ids carry the page
 and whose view they are (``dtl:<verb>:...``), so they work after a restart. The member who ran
@@ -20,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import errors
+from cogs import errors, share
 from cogs.errors import AnnouncementDelayed
 from cogs.flow import actor_of
 from cogs.group import AppCommand, GameGroupCog
@@ -89,11 +92,11 @@ class Ratings(GameGroupCog):
     @app_commands.describe(game="Which game")
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         kind = known_game(game)
-        message = await self.leaderboard_page(interaction, kind, 0, owner=interaction.user.id)
-        await interaction.response.send_message(**message)
+        message = await self.leaderboard_page(interaction, kind, 0, owner=interaction.user.id, private=True)
+        await interaction.response.send_message(**message, ephemeral=True)
 
     async def leaderboard_page(
-        self, interaction: discord.Interaction, kind: str, page: int, *, owner: int
+        self, interaction: discord.Interaction, kind: str, page: int, *, owner: int, private: bool
     ) -> dict[str, Any]:
         guild_id = interaction.guild_id or 0
         service = self.bot.service
@@ -117,7 +120,7 @@ class Ratings(GameGroupCog):
         elif not any(r.player == mine[0].player for r in rows):
             embed.add_field(name="You", value=self._row(interaction, mine[0], mine[1]), inline=False)
         embed.set_footer(text=f"Page {page + 1}/{pages} · {total} rated · {RATING_NOTE}")
-        return {"embed": text.fit_embed(embed), "view": self._pager("lb", kind, page, pages, owner)}
+        return {"embed": text.fit_embed(embed), "view": self._pager("lb", kind, page, pages, owner, private)}
 
     def _row(self, interaction: discord.Interaction, r: StoredRating, rank: int) -> str:
         share = round(100 * r.wins / r.games) if r.games else 0
@@ -139,20 +142,32 @@ class Ratings(GameGroupCog):
     @app_commands.describe(member="Whose profile (default: yours)")
     async def profile(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         target = member or interaction.user
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        message = await self.profile_message(interaction, target.id, target.display_name, private=True)
+        await interaction.followup.send(**message, ephemeral=True)
+
+    async def profile_message(
+        self, interaction: discord.Interaction, user_id: int, shown: str, *, private: bool
+    ) -> dict[str, Any]:
+        """The profile as a new message's keywords (``files``); ``private``: with the Show button.
+        ``shown`` "": a member not cached, named as at their latest rated game."""
         guild_id = interaction.guild_id or 0
         service = self.bot.service
-        player = f"u:{target.id}"
-        name = text.shown_name(target.display_name)
+        player = f"u:{user_id}"
         kinds = await service.player_kinds(guild_id, player)
+        if not shown:
+            latest = await service.rating_and_rank(guild_id, kinds[0], player) if kinds else None
+            shown = latest[0].name if latest else "Member"
+        name = text.shown_name(shown)
         embed = discord.Embed(title=f"📈 {name} — ratings", colour=discord.Colour.blurple())
+        # followup.send takes no view=None: a public copy has no "view" key at all
+        view = {"view": share.with_show_button(None, f"{PREFIX}:show:pr:{user_id}")} if private else {}
         if not kinds:
             embed.description = (
                 f"{name} has no rated games in this server yet. Ratings start with the first finished "
                 "rated game (lobby option `rated`, on by default)."
             )
-            await interaction.response.send_message(embed=text.fit_embed(embed))
-            return
-        await interaction.response.defer(thinking=True)
+            return {"embed": text.fit_embed(embed), **view, "files": []}
         series: dict[str, list[tuple[float, float]]] = {}
         for kind in kinds:
             found = await service.rating_and_rank(guild_id, kind, player)
@@ -163,8 +178,7 @@ class Ratings(GameGroupCog):
             embed.add_field(name=f"{registry.get(kind).emoji if kind in _games() else ''} {game_title(kind)}",
                             value=_profile_line(rating, rank, total), inline=False)
             series[_short_title(kind)] = await service.rating_series(guild_id, player, kind, CHART_POINTS)
-        embed.set_footer(text=RATING_NOTE)
-        title = f"{target.display_name} — rating over time"
+        title = f"{shown} — rating over time"
         # Optional work: the side lane, never the pool games need (sessions.heavywork). The same
         # chart (until a rated game ends) is drawn once: asking again re-sends it.
         drawn = hashlib.sha1(json.dumps([title, series]).encode(), usedforsecurity=False).hexdigest()
@@ -172,11 +186,11 @@ class Ratings(GameGroupCog):
             png = await self.bot.side_work.submit(("chart", drawn), rating_chart, title, series, keep=len)
         except TooBusy:
             embed.set_footer(text=f"{CHART_SKIPPED}\n{RATING_NOTE}")
-            await interaction.followup.send(embed=text.fit_embed(embed))
-            return
+            return {"embed": text.fit_embed(embed), **view, "files": []}
         embed.set_image(url="attachment://rating.png")
-        await interaction.followup.send(embed=text.fit_embed(embed),
-                                        file=discord.File(io.BytesIO(png), filename="rating.png"))
+        embed.set_footer(text=RATING_NOTE)
+        return {"embed": text.fit_embed(embed), **view,
+                "files": [discord.File(io.BytesIO(png), filename="rating.png")]}
 
     # -- /game history ----------------------------------------------------------------------
     @app_commands.describe(member="Whose games (default: yours)", game="Only this game (optional)")
@@ -186,11 +200,12 @@ class Ratings(GameGroupCog):
         target = member or interaction.user
         kind = known_game(game) if game.strip() else None
         message = await self.history_page(interaction, target.id, target.display_name, kind, 0,
-                                          owner=interaction.user.id)
-        await interaction.response.send_message(**message)
+                                          owner=interaction.user.id, private=True)
+        await interaction.response.send_message(**message, ephemeral=True)
 
     async def history_page(
-        self, interaction: discord.Interaction, user_id: int, name: str, kind: str | None, page: int, *, owner: int
+        self, interaction: discord.Interaction, user_id: int, name: str, kind: str | None, page: int, *, owner: int,
+        private: bool,
     ) -> dict[str, Any]:
         guild_id = interaction.guild_id or 0
         total = await self.bot.service.member_games_count(guild_id, user_id, kind)
@@ -204,11 +219,11 @@ class Ratings(GameGroupCog):
             "No finished games here yet." if page == 0 else "No more games.")
         embed.set_footer(text=f"Page {page + 1}/{pages} · {total} finished game{'s' if total != 1 else ''}")
         label = f"{user_id}:{kind or '*'}"
-        return {"embed": text.fit_embed(embed), "view": self._pager("hi", label, page, pages, owner)}
+        return {"embed": text.fit_embed(embed), "view": self._pager("hi", label, page, pages, owner, private)}
 
     # -- /game hint -------------------------------------------------------------------------
     async def hint(self, interaction: discord.Interaction) -> None:
-        rec = await self.bot.service.channel_game(interaction.channel_id or 0)
+        rec = await self.bot.service.channel_game(interaction.channel_id or 0, interaction.user.id)
         if rec is None:
             raise SessionError("There is no game running in this channel. Ask for a hint in your game's channel.")
         await self._show_hint(interaction, rec.id, confirmed=False)
@@ -240,11 +255,14 @@ class Ratings(GameGroupCog):
             await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     # -- buttons ----------------------------------------------------------------------------
-    def _pager(self, verb: str, subject: str, page: int, pages: int, owner: int) -> discord.ui.View:
+    def _pager(self, verb: str, subject: str, page: int, pages: int, owner: int, private: bool) -> discord.ui.View:
+        """◀ ▶ and, on a private answer, 📣 Show to the channel (``dtl:show:<verb>:<subject>:<page>``)."""
         view = discord.ui.View(timeout=None)
         for label, target, disabled in (("◀", page - 1, page == 0), ("▶", page + 1, page >= pages - 1)):
             view.add_item(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, disabled=disabled,
                                             custom_id=f"{PREFIX}:{verb}:{subject}:{target}:{owner}"))
+        if private:
+            share.with_show_button(view, f"{PREFIX}:show:{verb}:{subject}:{page}")
         return view
 
     @commands.Cog.listener()
@@ -268,23 +286,52 @@ class Ratings(GameGroupCog):
                 return
             await self._show_hint(interaction, int(parts[2]), confirmed=True)
             return
+        if verb == "show" and await self._show_to_channel(interaction, parts[2:]):
+            return
         if verb == "lb" and len(parts) == 5 and parts[2] in _games() and _ids(parts[3:]):
             kind, page, owner = parts[2], int(parts[3]), int(parts[4])
             mine = owner == interaction.user.id
-            message = await self.leaderboard_page(interaction, kind, page, owner=interaction.user.id)
+            private = not mine or share.is_private(interaction)  # a copy for someone else is private
+            message = await self.leaderboard_page(interaction, kind, page, owner=interaction.user.id, private=private)
             await self._answer_page(interaction, message, in_place=mine)
             return
-        if verb == "hi" and len(parts) == 6 and _ids([parts[2], parts[4], parts[5]]) and (
-                parts[3] == "*" or parts[3] in _games()):
-            user_id = int(parts[2])
-            only: str | None = None if parts[3] == "*" else parts[3]
-            member = interaction.guild.get_member(user_id) if interaction.guild else None
-            name = member.display_name if member else ""  # then the name of their latest game
-            message = await self.history_page(interaction, user_id, name, only, int(parts[4]),
-                                              owner=interaction.user.id)
-            await self._answer_page(interaction, message, in_place=int(parts[5]) == interaction.user.id)
+        if verb == "hi" and len(parts) == 6 and _ids([parts[2], parts[4], parts[5]]) and _kind_or_all(parts[3]):
+            mine = int(parts[5]) == interaction.user.id
+            message = await self._history_of(interaction, int(parts[2]), parts[3], int(parts[4]),
+                                             private=not mine or share.is_private(interaction))
+            await self._answer_page(interaction, message, in_place=mine)
             return
         await errors.reply_privately(interaction, BROKEN)
+
+    async def _history_of(self, interaction: discord.Interaction, user_id: int, kind: str, page: int, *,
+                          private: bool) -> dict[str, Any]:
+        only: str | None = None if kind == "*" else kind
+        member = interaction.guild.get_member(user_id) if interaction.guild else None
+        name = member.display_name if member else ""  # then the name of their latest game
+        return await self.history_page(interaction, user_id, name, only, page, owner=interaction.user.id,
+                                       private=private)
+
+    async def _show_to_channel(self, interaction: discord.Interaction, parts: list[str]) -> bool:
+        """``dtl:show:lb:<game>:<page>``, ``dtl:show:hi:<user>:<game or *>:<page>``, ``dtl:show:pr:<user>``:
+        post that answer in the channel, for everyone (its pages then turn for the presser).
+        False if the parts are not one of these."""
+        owner = interaction.user.id
+        if len(parts) == 3 and parts[0] == "lb" and parts[1] in _games() and _ids(parts[2:]):
+            message = await self.leaderboard_page(interaction, parts[1], int(parts[2]), owner=owner, private=False)
+        elif len(parts) == 4 and parts[0] == "hi" and _ids([parts[1], parts[3]]) and _kind_or_all(parts[2]):
+            message = await self._history_of(interaction, int(parts[1]), parts[2], int(parts[3]), private=False)
+        elif len(parts) == 2 and parts[0] == "pr" and _ids(parts[1:]):
+            user_id = int(parts[1])
+            member = interaction.guild.get_member(user_id) if interaction.guild else None
+            await interaction.response.defer(thinking=True)
+            message = await self.profile_message(interaction, user_id, member.display_name if member else "",
+                                                 private=False)
+            await interaction.followup.send(**message)
+            return True
+        else:
+            return False
+        await interaction.response.send_message(**message)
+        return True
 
     @staticmethod
     async def _answer_page(interaction: discord.Interaction, message: dict[str, Any], *, in_place: bool) -> None:
@@ -306,6 +353,10 @@ def _short_title(kind: str) -> str:
 
 def _games() -> set[str]:
     return {info.name for info in registry.all_games()}
+
+
+def _kind_or_all(part: str) -> bool:
+    return part == "*" or part in _games()
 
 
 def _ids(parts: list[str]) -> bool:

@@ -1,6 +1,7 @@
 """/game replay: a game that is over, ply by ply, with every seat's secrets shown.
 
-``/game replay <id>`` posts a public message (anyone may step through it): the board at a ply
+``/game replay <id>`` answers the asker alone, with **📣 Show to the channel** (cogs.share) to post
+it for everyone (anyone may step through a posted one): the board at a ply
 (picture and text, as the game shows its boards), who did what and the texts it caused, and
 under it what each seat held in secret then (``Game.private_summary``). ⏮ ◀ ▶ ⏭ edit that
 message in place; 🎞 GIF and 📜 Export send the presser the animated game or its notation as a
@@ -23,7 +24,7 @@ import discord
 from discord import app_commands
 
 import render
-from cogs import components, results, routing
+from cogs import components, results, routing, share
 from cogs.gifs import ReplayGifs, as_file
 from cogs.group import AppCommand, GameGroupCog
 from cogs.ui import ui_for
@@ -41,6 +42,7 @@ STEP_VERB = "rp"  # dt:<id>:rp:<ply>:<which button>
 OPEN_VERB = results.REPLAY_VERB  # the final board's button: the replay, privately, at the start
 GIF_VERB = "rpg"
 EXPORT_VERB = "rpt"
+SHOW_VERB = "rps"  # dt:<id>:rps:<ply>: post the replay at that ply in the channel
 REPLAY_LABEL = "🎞 Replay"
 EVENT_LINES = 12  # a ply's texts shown under the board (the export has them all)
 
@@ -169,19 +171,37 @@ async def _replay_for(bot: DragonTavern, interaction: discord.Interaction, game_
     return await load_replay(bot.service, game_id, interaction.guild_id or 0)
 
 
+def _private(message: dict[str, Any], game_id: int, ply: int) -> dict[str, Any]:
+    """A replay message for one member: with the button that posts it in the channel."""
+    view = message.get("view") or components.Layout()
+    view.add_item(share.show_button(routing.make(game_id, SHOW_VERB, ply), row=1))
+    return {**message, "view": view}
+
+
 async def on_step_replay(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
     """``dt:<id>:rp:<ply>:<button>``: the same message, at that ply."""
     replay = await _replay_for(router.bot, interaction, route.game_id)
     await interaction.response.defer()  # edits the clicked message when done
-    await interaction.edit_original_response(**await _message_at(replay, route.int_arg(0)))
+    ply = route.int_arg(0)
+    message = await _message_at(replay, ply)
+    if share.is_private(interaction):
+        message = _private(message, route.game_id, ply)
+    await interaction.edit_original_response(**message)
 
 
 async def on_open_replay(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
     """``dt:<id>:rpo``, the final board's button: the replay for the presser alone."""
     replay = await _replay_for(router.bot, interaction, route.game_id)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    message = await _message_at(replay, 0)
+    message = _private(await _message_at(replay, 0), route.game_id, 0)
     await interaction.followup.send(**_as_new(message), ephemeral=True)
+
+
+async def on_show_replay(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
+    """``dt:<id>:rps:<ply>``: the replay at that ply, posted in the channel for everyone."""
+    replay = await _replay_for(router.bot, interaction, route.game_id)
+    await interaction.response.defer(thinking=True)
+    await interaction.followup.send(**_as_new(await _message_at(replay, route.int_arg(0))))
 
 
 async def on_send_gif(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -238,10 +258,11 @@ class Replays(GameGroupCog):
 
     @app_commands.describe(game="The game's number (its board and /game list show it)")
     async def replay(self, interaction: discord.Interaction, game: int) -> None:
-        # Checked before answering: a refusal is private; the replay itself is public.
+        # Private to the asker (a channel keeps only its games' messages); the button shares it.
         replay = await _replay_for(self.bot, interaction, game)
-        await interaction.response.defer(thinking=True)
-        await interaction.followup.send(**_as_new(await _message_at(replay, 0)))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        message = _private(await _message_at(replay, 0), game, 0)
+        await interaction.followup.send(**_as_new(message), ephemeral=True)
 
 
 async def setup(bot: DragonTavern) -> None:
@@ -253,6 +274,7 @@ __all__ = [
     "on_open_replay",
     "on_send_export",
     "on_send_gif",
+    "on_show_replay",
     "on_step_replay",
     "replay_message",
 ]

@@ -13,15 +13,17 @@ from cogs import components, errors, menu, routing
 from cogs.flow import actor_of, flow_of
 from cogs.presenter import build_menu, fill_names
 from cogs.prompts import private_actions, prompt_key, prompt_token
-from cogs.rematch import on_open_rematch_lobby
+from cogs.rematch import everyone_in, on_open_rematch_lobby
 from cogs.replay import (
     EXPORT_VERB,
     GIF_VERB,
     OPEN_VERB,
+    SHOW_VERB,
     STEP_VERB,
     on_open_replay,
     on_send_export,
     on_send_gif,
+    on_show_replay,
     on_step_replay,
 )
 from cogs.results import REMATCH_VERB
@@ -102,7 +104,9 @@ class Router(commands.Cog):
     # -- lobby ----------------------------------------------------------------------------
     async def on_join_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await flow_of(self.bot).after_change(await self.bot.service.join(route.game_id, actor_of(interaction)))
+        outcome = await self.bot.service.join(route.game_id, actor_of(interaction))
+        await flow_of(self.bot).after_change(outcome)
+        await everyone_in(self.bot, outcome.record, interaction.user.id)  # a rematch lobby: call its host
 
     async def on_leave_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
@@ -386,6 +390,7 @@ VERBS: dict[str, RouterHandler] = {
     STEP_VERB: on_step_replay,
     GIF_VERB: on_send_gif,
     EXPORT_VERB: on_send_export,
+    SHOW_VERB: on_show_replay,
 }
 
 

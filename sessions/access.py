@@ -39,9 +39,23 @@ class StoreAccess:
         """Whether a click on game ``game_id`` may go on: its server, the user's seat, damage."""
         return await self.db.game_access(game_id, user_id)
 
-    async def channel_game(self, channel_id: int) -> GameRecord | None:
-        """The lobby or running game of a channel, if any."""
-        return await self.db.active_game_in_channel(channel_id)
+    async def channel_game(self, channel_id: int, user_id: int | None = None) -> GameRecord | None:
+        """The lobby or running game of a channel or game thread, if any. In a channel whose games
+        go to threads, the open lobby ``user_id`` hosts (or else sits in; the newest)."""
+        played_here = await self.db.active_game_in_channel(channel_id)
+        if played_here is not None or user_id is None:
+            return played_here
+        lobbies = [g for g in await self.db.thread_lobbies_in_channel(channel_id) if g.seat_of_user(user_id)]
+        hosted = [g for g in lobbies if g.host_user_id == user_id]
+        found = hosted or lobbies
+        return found[-1] if found else None
+
+    async def open_rematch(self, game_id: int) -> GameRecord | None:
+        """The lobby or running game a Rematch of ``game_id`` opened, if one is open."""
+        return await self.db.open_rematch(game_id)
+
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        await self.db.set_thread(game_id, thread_id)
 
     async def last_ended_game(self, channel_id: int) -> GameRecord | None:
         """The channel's most recently ended game (finished, cancelled or abandoned after its

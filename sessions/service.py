@@ -41,6 +41,7 @@ TIMER_PURPOSES = (TURN_TIMER, REMIND_TIMER, LOBBY_TIMER)
 # before it (data: {"seats": [...], "reminder": bool}). The bot pings them (cogs.pings); it
 # has no text, so the board's Recent lines skip it.
 TURN_EVENT = "to_act"
+CHANNEL_BUSY = "This channel already has a game. Finish it, `/game cancel` it, or use another channel."
 # A runaway engine or AI must never spin the bot forever.
 _MAX_AUTOMATIC_ACTIONS = 5000
 # How long a process keeps a server's settings when other processes share the database (and
@@ -140,8 +141,13 @@ class GameService(StoreAccess):
 
     # -- lobby ----------------------------------------------------------------------------
     async def create(
-        self, kind: str, guild_id: int, channel_id: int, host: Actor, options_text: str = ""
+        self, kind: str, guild_id: int, channel_id: int, host: Actor, options_text: str = "", *,
+        threads_possible: bool = False, rematch_of: int | None = None,
     ) -> GameRecord:
+        """Open a lobby. ``threads_possible``: the bot may make threads in this channel (the caller
+        knows Discord); then, with the server's ``game_threads`` on, the game will be played in a
+        thread of its own and the channel stays free for other tables (one open lobby per host
+        here). Otherwise the channel holds this one game. ``rematch_of``: the ended game repeated."""
         try:
             info = registry.get(kind)
         except KeyError:
@@ -152,9 +158,11 @@ class GameService(StoreAccess):
         if not settings.channel_allowed(channel_id):
             raise NotAllowed("Games can't be started in this channel. An admin can change `allowed_channels`.")
         options = parse_options(info, options_text)
+        in_thread = threads_possible and bool(settings["game_threads"])
         host_seat = SeatRecord(seat="p1", position=0, user_id=host.user_id, ai_level=None, display_name=host.name)
         async with self._host_locks.hold((guild_id, host.user_id)):
             await self._check_lobby_limit(guild_id, host, settings)
+            await self._check_table_free(channel_id, host, in_thread)
             try:
                 rec = await self.db.create_game(
                     kind=kind,
@@ -165,15 +173,27 @@ class GameService(StoreAccess):
                     seed=self._seed_source(),
                     seats=[host_seat],
                     announce=[],  # the lobby message itself
+                    in_thread=in_thread,
+                    rematch_of=rematch_of,
                 )
             except ChannelBusy:
-                raise SessionError(
-                    "This channel already has a game. Finish it, `/game cancel` it, or use another channel."
-                ) from None
+                raise SessionError(CHANNEL_BUSY) from None
             # If the process dies before this, arm_lobby_timers() sets it at the next start-up.
             await self.db.set_timer(rec.id, LOBBY_TIMER, rec.created_at + settings["lobby_timeout"])
-            log.info("game %s created: %s lobby in guild %s, channel %s", rec.id, kind, guild_id, channel_id)
+            log.info("game %s created: %s lobby in guild %s, channel %s%s", rec.id, kind, guild_id, channel_id,
+                     " (to be played in a thread)" if in_thread else "")
             return rec
+
+    async def _check_table_free(self, channel_id: int, host: Actor, in_thread: bool) -> None:
+        """A game's own thread holds that game only; a channel whose games go to threads holds
+        one open lobby per host (so Join, Start and /game cancel there mean one lobby)."""
+        if in_thread:
+            held = [g for g in await self.db.thread_lobbies_in_channel(channel_id) if g.host_user_id == host.user_id]
+            if held:
+                raise SessionError(f"You already have an open lobby in this channel (#{held[0].id}, "
+                                   f"{_title(held[0].kind)}): press **Start** or **Cancel** on it first.")
+        elif await self.db.active_game_in_channel(channel_id) is not None:  # e.g. /game new in a game's thread
+            raise SessionError(CHANNEL_BUSY)
 
     async def _check_lobby_limit(self, guild_id: int, host: Actor, settings: GuildSettings) -> None:
         """Refuse a new lobby to a member who already hosts the most open lobbies allowed."""

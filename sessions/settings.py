@@ -210,6 +210,11 @@ SETTINGS: Mapping[str, Setting] = _Settings(
                 "/game hint (the AI's suggestion, shown privately): `casual` in unrated games only, `all` in "
                 "rated games too (a hint makes that game unrated for its asker), or `off`.",
                 _choice("hints", HINT_MODES)),
+        Setting("game_threads", True,
+                "Play each game in a thread of its own, so one channel hosts many games (on), or one game "
+                "at a time in the channel itself (off). Needs the bot's Create Public Threads and Send "
+                "Messages in Threads in the channel; without them games are played in the channel.",
+                _bool("game_threads"), lambda v: "on" if v else "off"),
         Setting("max_lobbies_per_member", 2, "Open lobbies one member may host at once in this server (1–20).",
                 _int_range("max_lobbies_per_member", 1, 20)),
     ],

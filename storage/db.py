@@ -108,6 +108,14 @@ class GameRecord:
     updated_at: float
     seats: list[SeatRecord] = field(default_factory=list)
     recent: list[str] = field(default_factory=list)  # last public lines, for the board
+    in_thread: bool = False  # opened to be played in a thread of its channel (migration 008)
+    thread_id: int | None = None  # where a started in_thread game is played
+    rematch_of: int | None = None  # the ended game this lobby repeats (its Rematch button)
+
+    @property
+    def table_channel_id(self) -> int:
+        """Where the game's board and turn pings are posted: its thread once it has one, else its channel."""
+        return self.thread_id or self.channel_id
 
     def seat_of_user(self, user_id: int) -> SeatRecord | None:
         return next((s for s in self.seats if s.user_id == user_id and not s.is_ai), None)
@@ -312,15 +320,20 @@ class Database(RatingTables):
         seed: int,
         seats: Sequence[SeatRecord] = (),
         announce: Sequence[dict[str, Any]] | None = None,
+        in_thread: bool = False,
+        rematch_of: int | None = None,
     ) -> GameRecord:
-        """Insert a lobby; with ``announce``, also queue its announcement (see :meth:`save_game`)."""
+        """Insert a lobby; with ``announce``, also queue its announcement (see :meth:`save_game`).
+        ChannelBusy if the channel already has a game played in it (``in_thread`` lobbies never are)."""
         now = self._clock()
         async with self._transaction():
             try:
                 [(game_id,)] = await self._fetch(
                     "INSERT INTO games (kind, guild_id, channel_id, host_user_id, status, options, seed, "
-                    "created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?) RETURNING id",
-                    (kind, guild_id, channel_id, host_user_id, json.dumps(options), seed, now, now),
+                    "created_at, updated_at, in_thread, rematch_of) "
+                    "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (kind, guild_id, channel_id, host_user_id, json.dumps(options), seed, now, now,
+                     int(in_thread), rematch_of),
                 )
             except ConstraintViolation as exc:
                 raise ChannelBusy("This channel already has a game. Finish or cancel it first.") from exc
@@ -432,17 +445,39 @@ class Database(RatingTables):
         return rowcount == 1
 
     async def active_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The lobby or running game played in a channel or thread: the one game of a game's
+        thread, or the one game a channel holds itself (not the lobbies waiting for a thread)."""
         rows = await self._fetch(
-            "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')", (channel_id,)
+            "SELECT id FROM games WHERE status IN ('lobby', 'active') "
+            "AND (thread_id = ? OR (channel_id = ? AND in_thread = 0)) ORDER BY id DESC LIMIT 1",
+            (channel_id, channel_id),
+        )
+        return await self.load_game(rows[0][0]) if rows else None
+
+    async def thread_lobbies_in_channel(self, channel_id: int) -> list[GameRecord]:
+        """The open lobbies of a channel whose games will be played in threads, oldest first."""
+        rows = await self._fetch(
+            "SELECT id FROM games WHERE channel_id = ? AND status = 'lobby' AND in_thread = 1 ORDER BY id",
+            (channel_id,),
+        )
+        return [await self.load_game(r[0]) for r in rows]
+
+    async def open_rematch(self, game_id: int) -> GameRecord | None:
+        """The lobby or running game a Rematch of ``game_id`` opened, if one is open."""
+        rows = await self._fetch(
+            "SELECT id FROM games WHERE rematch_of = ? AND status IN ('lobby', 'active') ORDER BY id DESC LIMIT 1",
+            (game_id,),
         )
         return await self.load_game(rows[0][0]) if rows else None
 
     async def last_ended_game_in_channel(self, channel_id: int) -> GameRecord | None:
-        """The channel's game that ended last, among those that started (not a closed lobby)."""
+        """The game that ended last in a channel or thread, among those that started (not a closed
+        lobby); a game played in a thread is its thread's, not its channel's."""
         rows = await self._fetch(
-            "SELECT id FROM games WHERE channel_id = ? AND status IN ('finished', 'cancelled', 'abandoned') "
+            "SELECT id FROM games WHERE status IN ('finished', 'cancelled', 'abandoned') "
+            "AND (thread_id = ? OR (channel_id = ? AND thread_id IS NULL)) "
             "AND state IS NOT NULL AND id NOT IN (SELECT game_id FROM damaged_games) "
-            "ORDER BY updated_at DESC, id DESC LIMIT 1", (channel_id,)
+            "ORDER BY updated_at DESC, id DESC LIMIT 1", (channel_id, channel_id)
         )
         return await self.load_game(rows[0][0]) if rows else None
 
@@ -679,6 +714,10 @@ class Database(RatingTables):
     async def set_board_message(self, game_id: int, message_id: int | None) -> None:
         await self._update_game(game_id, "board_message_id", message_id)
 
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        """Where a started in_thread game is played from now on (its thread, or its channel)."""
+        await self._update_game(game_id, "thread_id", thread_id)
+
     async def actions(self, game_id: int) -> list[LoggedAction]:
         rows = await self._fetch(
             "SELECT seq, seat, user_id, source, action, created_at FROM actions WHERE game_id = ? ORDER BY seq",
@@ -877,6 +916,9 @@ def _game_from_row(r: Any) -> GameRecord:
         created_at=r["created_at"],
         updated_at=r["updated_at"],
         recent=_json_field(r, "recent", list, nullable=False),
+        in_thread=bool(r["in_thread"]),
+        thread_id=r["thread_id"],
+        rematch_of=r["rematch_of"],
     )
 
 

@@ -15,8 +15,10 @@ DOCUMENTS = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
 OUTSIDE = ("/work/", "../shared", "shared/rules", "shared/seeds", "/tmp/", "file://")
 # What the bot does in a server: see the README's "Invite it" table for why each is needed.
-NEEDED = discord.Permissions(view_channel=True, send_messages=True, embed_links=True, attach_files=True)
-NEEDED_NAMES = ("View Channels", "Send Messages", "Embed Links", "Attach Files")
+NEEDED = discord.Permissions(view_channel=True, send_messages=True, embed_links=True, attach_files=True,
+                             create_public_threads=True, send_messages_in_threads=True)
+NEEDED_NAMES = ("View Channels", "Send Messages", "Embed Links", "Attach Files", "Create Public Threads",
+                "Send Messages in Threads")
 
 
 def anchors(document: Path) -> set[str]:

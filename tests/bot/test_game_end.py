@@ -9,8 +9,9 @@ from __future__ import annotations
 import discord
 import pytest
 
+from bot import create_bot
 from render import text
-from tests.bot.helpers import button_labels, last_board, private_replies, texts_of
+from tests.bot.helpers import button_labels, last_board, last_ping, private_replies, texts_of
 
 REMATCH = "🔁 Rematch"
 REPLAY = "🎞 Replay"
@@ -41,6 +42,16 @@ def footer(message) -> str:
 def message(channel, message_id: int):
     """A channel message as it is now (after edits)."""
     return next(msg for msg in channel.history() if msg.id == message_id)
+
+
+def ids(channel) -> set[int]:
+    """The ids of the messages standing in a channel now."""
+    return {msg.id for msg in channel.history()}
+
+
+def old_final(channel):
+    """The first final board of the channel (the game a rematch repeats)."""
+    return next(msg for msg in channel.history() if "🔁 Rematch" in button_labels(msg))
 
 
 def stored(env, msg):
@@ -204,23 +215,51 @@ async def test_rematch_opens_a_lobby_that_pings_exactly_the_other_players_who_jo
     assert record.allowed_mentions.users == frozenset({alice.id}) and not record.mention_everyone
     assert stored(env, lobby).ping_user_ids == []
 
-    # While the rematch lobby is open, another Rematch click is refused and changes nothing.
+    # alice does the natural thing and presses Rematch too: she joins the rematch lobby.
     result = await alice.click(old_board, label=REMATCH)
     assert private_replies(result) == [
-        f"⚠️ This channel already has an open lobby (#2, {NINESONS}): "
-        "press **Join** on it, or wait until it closes."
+        "You joined lobby #2, the rematch: everyone is in, so its host can press **Start**."
     ]
-    assert len(list(channel.history())) == posted + 2
-
-    # alice confirms by joining; bob (the host) starts the rematch.
-    await alice.click(lobby, label="Join")
     lobby = message(channel, lobby.id)
     assert "2. alice" in texts_of(lobby)
+    # The invitation gave way to one line that pings the host to start.
+    assert invite.id not in ids(channel)
+    call = last_ping(channel)
+    assert call.content == (f"✅ Everyone from game #1 is in lobby #2: <@{bob.id}>, press **Start** when you "
+                            "are ready.")
+    assert stored(env, call).ping_user_ids == [bob.id]
+    result = await bob.click(old_board, label=REMATCH)  # bob presses it again: nothing new
+    assert private_replies(result) == ["You host lobby #2, the rematch: everyone is in, press **Start**."]
+    assert last_ping(channel).id == call.id
+
     await bob.click(lobby, label="Start")
     board = message(channel, lobby.id)  # the lobby became the board
     assert "game #2" in texts_of(board) and "A (bob) to play" in texts_of(board)
+    assert call.id not in ids(channel)  # the lobby's lines go when it starts
+    assert not any("rematch" in m.content for m in channel.history())
     result = await alice.click(old_board, label=REMATCH)
-    assert private_replies(result)[0].startswith("⚠️ This channel already has a game running (#2")
+    assert private_replies(result) == ["⚠️ The rematch of game #1 is already being played (game #2)."]
+
+
+async def test_a_rematch_invitation_goes_when_its_lobby_closes_after_a_restart_too(world, db_path):
+    env, guild, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    await start_ninesons(channel, alice, bob)
+    await bob.slash(channel, "game resign")
+    await bob.click(last_board(channel), label=REMATCH)
+    invite = last_ping(channel)
+    assert invite.content.startswith(f"🔁 <@{alice.id}>: bob asks for a rematch")
+    await env.restart_bot(create_bot(database_path=db_path))
+    await bob.click(last_board(channel), label="Cancel")
+    assert "This lobby was cancelled" in texts_of(last_board(channel))
+    assert invite.id not in ids(channel)
+
+    # A rematch lobby nobody starts closes on time, and its invitation goes with it.
+    await bob.click(old_final(channel), label=REMATCH)
+    invite = last_ping(channel)
+    await env.advance_time(3601)
+    assert "nobody started it" in texts_of(last_board(channel))
+    assert invite.id not in ids(channel)
 
 
 async def test_rematch_against_the_ai_brings_the_ai_seat_back_and_pings_nobody(world):

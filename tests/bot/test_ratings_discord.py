@@ -11,6 +11,7 @@ import discord
 import pytest
 from PIL import Image
 
+from cogs.share import SHOW_LABEL as SHOW
 from sessions.ratings import display_rating
 from tests.bot.helpers import button_labels, last_board, private_replies, public_replies, texts_of
 
@@ -43,11 +44,11 @@ async def test_the_leaderboard_follows_finished_games(world):
     env, bot, guild, channel, m = world
     alice, bob, carol = m["alice"], m["bob"], m["carol"]
     empty = await alice.slash(channel, "game leaderboard", game="ninesons")
-    assert "Nobody has a The Nine Sons of the Dragon rating in this server yet" in public_replies(empty)[0]
+    assert "Nobody has a The Nine Sons of the Dragon rating in this server yet" in private_replies(empty)[0]
     await won_by(channel, alice, bob)
     await won_by(channel, alice, bob)
     result = await carol.slash(channel, "game leaderboard", game="ninesons")
-    [board] = public_replies(result)  # public: the server sees its ladder
+    [board] = private_replies(result)  # private: 📣 Show to the channel shares it
     lines = board.splitlines()
     assert lines[0] == "🏆 The Nine Sons of the Dragon — leaderboard"
     assert lines[1].startswith("`# 1` **alice** — ") and "2 games · 100% won" in lines[1]
@@ -67,27 +68,29 @@ async def test_paging_keeps_your_own_row_and_gives_others_their_own_copy(world):
              5, 4, 0, 1, 2, 0) for i in range(23)]
     await bot.service.db._run_many("INSERT INTO ratings VALUES (" + ", ".join("?" * 14) + ")", rows)
     first = await bob.slash(channel, "game leaderboard", game="ninesons")
-    text = public_replies(first)[0]
+    text = private_replies(first)[0]
     assert "Page 1/3 · 25 rated" in text and text.count("`#") == 11  # ten rows, plus bob's own
     assert "`#25` **bob**" in text and "← you" in text
-    assert button_labels(first.response) == ["◀", "▶"]
+    assert button_labels(first.response) == ["◀", "▶", SHOW]
     second = await bob.click(first.response, label="▶")  # bob turns his own message's page
     page2 = texts_of(second.response or first.response)
     assert "Page 2/3" in page2 and "`#11`" in page2 and "`#20`" in page2 and "`# 1`" not in page2
-    # carol presses ▶ on bob's message (now page 2): she gets her own private page 3 with her
-    # own row; bob's message stays on page 2.
-    hers = await carol.click(first.response, label="▶")
+    # bob shows page 2 to the channel; carol presses ▶ on that public copy: she gets her own
+    # private page 3 with her own row; the public copy stays on page 2.
+    shown = (await bob.click(second.response or first.response, label=SHOW)).response
+    assert not shown.flags.ephemeral and "Page 2/3" in texts_of(shown)
+    hers = await carol.click(shown, label="▶")
     [copy] = private_replies(hers)
     assert "Page 3/3" in copy and "You No The Nine Sons of the Dragon rating yet" in copy
     assert "`#21`" in copy and "← you" not in copy
-    assert "Page 2/3" in texts_of(first.response)
+    assert "Page 2/3" in texts_of(shown)
 
 
 async def test_profile_and_history(world):
     env, bot, guild, channel, m = world
     alice, bob = m["alice"], m["bob"]
     nothing = await bob.slash(channel, "game profile")
-    assert "has no rated games in this server yet" in public_replies(nothing)[0]
+    assert "has no rated games in this server yet" in private_replies(nothing)[0]
     first = await won_by(channel, alice, bob)
     second = await won_by(channel, bob, alice)
     result = await alice.slash(channel, "game profile", member=bob)
@@ -104,16 +107,16 @@ async def test_profile_and_history(world):
     assert image.size == (640, 300)
 
     history = await bob.slash(channel, "game history")
-    lines = public_replies(history)[0].splitlines()
+    lines = private_replies(history)[0].splitlines()
     assert lines[0] == "📜 bob's games"
     assert lines[1].startswith(f"`#{second}` ") and "— won · +" in lines[1] and "vs alice" in lines[1]
     assert lines[2].startswith(f"`#{first}` ") and "— resigned · -" in lines[2]
     unrated = await ninesons_game(channel, alice, bob, options="first_player=first rated=off")
     await bob.slash(channel, "game resign")
-    newest = public_replies(await bob.slash(channel, "game history")).pop().splitlines()[1]
+    newest = private_replies(await bob.slash(channel, "game history")).pop().splitlines()[1]
     assert newest.startswith(f"`#{unrated}` ") and "— resigned · unrated · vs alice" in newest
     only = await bob.slash(channel, "game history", game="farkle")
-    assert "No finished games here yet." in public_replies(only)[0]
+    assert "No finished games here yet." in private_replies(only)[0]
 
 
 async def test_hints_are_private_and_cost_the_rating(world):
@@ -146,7 +149,7 @@ async def test_hints_are_private_and_cost_the_rating(world):
     assert "💡 The hard AI would play: **" in "\n".join([shown, *private_replies(taken)])
     assert "💡 alice took a hint: this game no longer counts for their rating." in texts_of(last_board(channel))
     await bob.slash(channel, "game resign")
-    leaderboard = public_replies(await bob.slash(channel, "game leaderboard", game="ninesons"))[0]
+    leaderboard = private_replies(await bob.slash(channel, "game leaderboard", game="ninesons"))[0]
     assert "**bob**" in leaderboard and "**alice**" not in leaderboard  # alice's game went unrated
 
 
@@ -159,3 +162,56 @@ async def test_the_lobby_says_whether_the_game_is_rated(world):
     lobby = last_board(channel)
     assert lobby.embeds[0].footer.text.startswith("Unrated (rated=off) game · ")
     assert "`rated=off`" in texts_of(lobby)
+
+
+async def test_answers_are_private_until_shown_to_the_channel(world):
+    """leaderboard, profile and history leave nothing in the channel unless the asker presses
+    📣 Show to the channel; then one public copy, without that button, turns for its presser."""
+    env, bot, guild, channel, m = world
+    alice, bob, carol = m["alice"], m["bob"], m["carol"]
+    await won_by(channel, alice, bob)
+    before = [msg.id for msg in channel.history()]
+    board = await carol.slash(channel, "game leaderboard", game="ninesons")
+    profile = await carol.slash(channel, "game profile", member=alice)
+    history = await carol.slash(channel, "game history", member=bob)
+    assert [msg.id for msg in channel.history() if not msg.flags.ephemeral] == before  # nothing public
+    profile_reply = profile.followups[0] if profile.followups else profile.response  # deferred, filled in
+    asked = [board.response, profile_reply, history.response]
+    assert all(SHOW in button_labels(message) for message in asked)
+
+    shown = await carol.click(board.response, label=SHOW)
+    [posted] = public_replies(shown)
+    assert posted.startswith("🏆 The Nine Sons of the Dragon — leaderboard") and "**alice**" in posted
+    assert button_labels(shown.response) == ["◀", "▶"]  # no second Show on the public copy
+    shown = await carol.click(profile_reply, label=SHOW)
+    public = shown.followups[0] if shown.followups else shown.response
+    assert not public.flags.ephemeral and "📈 alice — ratings" in texts_of(public)
+    assert [a.filename for a in public.attachments] == ["rating.png"] and button_labels(public) == []
+    shown = await carol.click(history.response, label=SHOW)
+    assert public_replies(shown)[0].startswith("📜 bob's games")
+    after = [msg for msg in channel.history() if not msg.flags.ephemeral and msg.id not in before]
+    assert len(after) == 3  # exactly what was shown
+
+
+async def test_a_feature_tour_leaves_only_the_games_messages(world):
+    """Every reading command once, as members do after a game: the channel still holds only the
+    game's own messages (its board and its end notice)."""
+    env, bot, guild, channel, m = world
+    alice, bob, carol = m["alice"], m["bob"], m["carol"]
+    game_id = await won_by(channel, alice, bob)
+    standing = [msg.id for msg in channel.history() if not msg.flags.ephemeral]
+    assert len(standing) == 2  # the final board and the 🏁 notice
+    for who, command, options in (
+        (carol, "game leaderboard", {"game": "ninesons"}),
+        (carol, "game profile", {"member": alice}),
+        (bob, "game history", {}),
+        (carol, "game replay", {"game": game_id}),
+        (carol, "game stats", {}),
+        (carol, "game list", {}),
+        (carol, "game rules", {"game": "ninesons"}),
+        (carol, "game help", {}),
+        (carol, "game notify", {}),
+    ):
+        result = await who.slash(channel, command, **options)
+        assert result.acknowledged and not public_replies(result), command
+    assert [msg.id for msg in channel.history() if not msg.flags.ephemeral] == standing

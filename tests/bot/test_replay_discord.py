@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from bot import create_bot
+from cogs.share import SHOW_LABEL
 from tests.bot.helpers import button_labels, last_board, last_ping, private_replies, texts_of
 
 
@@ -75,10 +76,19 @@ async def test_a_finished_game_is_replayed_ply_by_ply_by_anyone_after_a_restart_
     assert button_labels(final)[-2:] == ["🔁 Rematch", REPLAY]
     assert f"`/game replay {gid}`" in last_ping(channel).content  # the end notice names it
 
-    # carol played no part: the replay is public, and hers to step through.
+    # carol played no part: the replay answers her alone; 📣 Show to the channel posts it, and
+    # anyone steps through the posted one.
     result = await carol.slash(channel, "game replay", game=gid)
-    shown = result.response
+    private = result.followups[-1] if result.followups else result.response
+    assert private.flags.ephemeral and button_labels(private) == [*STEPS, SHOW_LABEL]
+    await carol.click(current(env, private), label="▶")  # stepping keeps the button on her copy
+    assert button_labels(current(env, private)) == [*STEPS, SHOW_LABEL]
+    shown_result = await carol.click(current(env, private), label=SHOW_LABEL)
+    shown = shown_result.followups[-1] if shown_result.followups else shown_result.response
     assert shown is not None and not shown.flags.ephemeral
+    assert ply_of(shown)[0] == 1  # the ply she was on
+    await carol.click(current(env, shown), label="⏮")
+    shown = current(env, shown)
     assert button_labels(shown) == STEPS
     assert [a.filename for a in shown.attachments] == ["replay.png"]
     start, plies = ply_of(shown)
@@ -121,7 +131,7 @@ async def test_a_finished_game_is_replayed_ply_by_ply_by_anyone_after_a_restart_
     final = next(msg for msg in channel.history() if msg.id == final.id)  # (the replay is the last now)
     opened = await carol.click(final, label=REPLAY)
     mine = opened.followups[-1] if opened.followups else opened.response
-    assert mine.flags.ephemeral and ply_of(mine) == (0, plies)
+    assert mine.flags.ephemeral and ply_of(mine) == (0, plies) and SHOW_LABEL in button_labels(mine)
     await carol.click(current(env, mine), label="⏭")
     assert ply_of(current(env, mine)) == (plies, plies)
     assert ply_of(current(env, shown)) == (2, plies)  # the public one did not move
@@ -146,7 +156,8 @@ async def test_a_game_not_over_is_refused_privately_and_unknown_ids_say_nothing(
     elsewhere = other.create_text_channel("games")
     stranger = other.add_member(env.create_user("dave"))
     await alice.slash(channel, "game cancel")  # started, then cancelled: over, so replayable
-    assert ply_of((await carol.slash(channel, "game replay", game=rec.id)).response)[0] == 0
+    opened = await carol.slash(channel, "game replay", game=rec.id)
+    assert ply_of(opened.followups[-1] if opened.followups else opened.response)[0] == 0
     missing = private_replies(await stranger.slash(elsewhere, "game replay", game=rec.id))
     unknown = private_replies(await carol.slash(channel, "game replay", game=rec.id + 50))
     assert missing == [f"⚠️ There is no game #{rec.id} in this server. `/game list` shows the games here."]

@@ -8,7 +8,7 @@ from engine import registry
 
 # Every verb a posted component may carry (the router's and the games' own "x" verbs).
 POSTED = {"join", "leave", "ai", "cancel", "start", "a", "pick", "psnav", "ps", "t", "tn", "ts", "x", "hand",
-          "pnav", "p", "rematch"}
+          "pnav", "p", "rematch", "rps"}
 POSTED_GAME_VERBS = {"farkle": {"tog", "keep", "use"}, "flagon": {"plan", "log"}, "ninesons": set()}
 
 

@@ -975,6 +975,8 @@ class Fuzzer:
                     continue  # posted during another game (whose secrets were different)
                 if _is_deck_reference(message):
                     continue  # 📖 Card texts: whole decks, the same whatever is planned
+                if _replay_of(message) not in (None, rec.id):
+                    continue  # an ended game's replay (📣 shown to the channel): that game's secrets, all out
                 visible = set(secrets) if dm_owner is None else set(secrets) - dm_known[dm_owner]
                 signature = (message.content, message.embeds, message.components, message.attachments)
                 last = self._scanned.get(message.id)
@@ -1067,6 +1069,19 @@ class Fuzzer:
                 self.stats.failures.append(f"{where}: game over without a result")
         except Exception as exc:  # an invariant check must report, not stop the run
             self.stats.failures.append(f"{where}: invariant check raised {exc!r}")
+
+
+_REPLAY_TITLE = re.compile(r"replay of game #(\d+)")
+
+
+def _replay_of(message: Any) -> int | None:
+    """The game a /game replay message shows (its embed's title says), or None."""
+    for embed in message.embeds:
+        title = str((embed if isinstance(embed, dict) else embed.to_dict()).get("title", ""))
+        found = _REPLAY_TITLE.search(title)
+        if found:
+            return int(found.group(1))
+    return None
 
 
 def _is_deck_reference(message: Any) -> bool:

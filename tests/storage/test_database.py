@@ -225,3 +225,36 @@ async def test_timers_can_be_read_by_game_and_by_due_time(database_target):
         assert await db.timers(due_by=150.0) == [(second.id, "turn", 100.0), (first.id, "remind", 150.0)]
         assert await db.timers(due_by=99.0) == []
         assert len(await db.timers()) == 3
+
+
+async def test_games_in_threads_share_a_channel_and_are_found_by_their_thread(database_target):
+    """Migration 008: a channel holds one game played in it, but any number of lobbies whose
+    games go to threads; a started one is found by its thread (commands typed there), and a
+    rematch lobby by the game it repeats."""
+    from storage import ChannelBusy
+
+    async with await Database.open(database_target) as db:
+        async def lobby(host: int, **kw):
+            return await db.create_game(kind="tally", guild_id=1, channel_id=10, host_user_id=host, options={},
+                                        seed=1, **kw)
+
+        async def found(query) -> Any:
+            record = await query
+            assert record is not None
+            return record
+
+        played_here = await lobby(1)
+        with pytest.raises(ChannelBusy):
+            await lobby(2)
+        first, second = await lobby(2, in_thread=True), await lobby(3, in_thread=True, rematch_of=played_here.id)
+        assert [g.id for g in await db.thread_lobbies_in_channel(10)] == [first.id, second.id]
+        assert (await found(db.active_game_in_channel(10))).id == played_here.id
+        assert (await found(db.open_rematch(played_here.id))).id == second.id
+        await db.save_game(first.id, first.version, status="active", state={})
+        await db.set_thread(first.id, 99)
+        started = await found(db.active_game_in_channel(99))
+        assert started.id == first.id and started.in_thread and started.table_channel_id == 99
+        assert [g.id for g in await db.thread_lobbies_in_channel(10)] == [second.id]
+        await db.save_game(first.id, started.version, status="finished", state={})
+        assert (await found(db.last_ended_game_in_channel(99))).id == first.id
+        assert await db.last_ended_game_in_channel(10) is None  # the thread's game, not the channel's

@@ -71,6 +71,8 @@ async def test_every_write_leaves_the_cached_game_equal_to_the_database(database
         await same()
         await db.set_board_message(rec.id, 555)
         await same()
+        await db.set_thread(rec.id, 777)
+        await same()
         await db.set_host(rec.id, 200)
         await same()
         await db.queue_announcement(rec.id, [{"kind": "x"}])

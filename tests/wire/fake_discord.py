@@ -76,6 +76,11 @@ _OPTION_NUMBER = 10
 
 # All permissions a bot needs in tests; the fake does no permission checks itself.
 _ALL_PERMISSIONS = str((1 << 51) - 1)
+# The fake models no threads: its servers grant the bot everything but Administrator (bit 3,
+# which implies every other), Create Public Threads (bit 35) and Send Messages in Threads (bit
+# 38), so the bot plays every game in its channel, as on a server that did not grant those
+# (games in threads are played through simcord: tests/bot/test_threads.py).
+_SERVER_PERMISSIONS = str(((1 << 51) - 1) & ~(1 << 3) & ~(1 << 35) & ~(1 << 38))
 
 
 def _iso_now() -> str:
@@ -230,7 +235,7 @@ class FakeGuild:
         everyone = {
             "id": str(self.id),  # the @everyone role shares the guild id
             "name": "@everyone",
-            "permissions": _ALL_PERMISSIONS,
+            "permissions": _SERVER_PERMISSIONS,
             "position": 0,
             "color": 0,
             "hoist": False,
@@ -815,7 +820,7 @@ class FakeDiscord:
                 guild_id=str(guild.id),
                 member=member,
                 guild_locale="en-US",
-                app_permissions=_ALL_PERMISSIONS,
+                app_permissions=_SERVER_PERMISSIONS,
                 context=0,
             )
         else:
