@@ -151,7 +151,9 @@ async def test_a_gif_flood_draws_once_answers_privately_and_never_holds_up_anoth
         and "GIF was just sent to you; you can ask for another <t:" in private_replies(again)[0]
     )
     assert not again.response.attachments
-    daves = await dave.click(current(env, shown), label="🎞 GIF")
+    # (the replay answers its asker alone: dave opens his own)
+    dave_shown = (await dave.slash(channel, "game replay", game=gid)).response
+    daves = await dave.click(current(env, dave_shown), label="🎞 GIF")
     file = (daves.followups[-1] if daves.followups else daves.response).attachments[0]
     assert file.filename == f"game-{gid}.gif" and held_drawing.calls == 1
     assert getattr(Image.open(io.BytesIO(await file.read())), "n_frames", 1) > 10
