@@ -121,23 +121,37 @@ def _catch_up(env: Any, now: Callable[[], datetime]) -> None:
         env.backend.advance_clock(lag)
 
 
+def _member_acting(env: Any) -> bool:
+    """A member's action (or a page's refresh) is running; simcord 3.2.1 (pinned) keeps it here."""
+    return env._operation_task is not None
+
+
 async def _follow_the_bot(world: SandboxWorld, now: Callable[[], datetime]) -> None:
     """Keep the clock on the wall clock, and republish the page when the bot did something on its
-    own (a timer, an AI seat), so every viewer sees it without pressing Refresh. A publish only
-    after a change: each one makes the page's next click re-read the page first."""
-    seen = len(world.env.backend.transcript)
+    own (a turn timer, a lobby closing), so that every viewer sees it without pressing Refresh.
+
+    Only then: what a member's action caused, the page publishes itself when the action ends,
+    and every publish makes a click sent from the page as it was before refused as stale."""
+    backend = world.env.backend
+    seen_changes, seen_interaction, acting = len(backend.transcript), max(backend.interactions, default=0), False
     while True:
         await asyncio.sleep(CLOCK_TICK_SECONDS)
         _catch_up(world.env, now)
-        changed = len(world.env.backend.transcript)
-        if changed == seen or world.preview is None:
+        changes, interaction = len(backend.transcript), max(backend.interactions, default=0)
+        if interaction != seen_interaction or _member_acting(world.env):
+            seen_interaction, acting = interaction, True
+            continue
+        if acting:  # the action has ended, and its page showed all it did
+            seen_changes, acting = changes, False
+            continue
+        if changes == seen_changes or world.preview is None:
             continue
         try:
             await world.preview.refresh()
-        except Exception as exc:  # a click is being handled: try again at the next tick
+        except Exception as exc:  # a member's action began meanwhile: look again at the next tick
             log.debug("page not refreshed yet (%s)", exc)
             continue
-        seen = len(world.env.backend.transcript)
+        seen_changes = len(backend.transcript)
 
 
 async def _sync_commands(world: SandboxWorld, bot: discord.Client) -> None:
