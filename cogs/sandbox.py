@@ -68,8 +68,10 @@ def _simcord() -> Any:
     return simcord
 
 
-_INSTALL_HINT = ("the sandbox needs simcord's Preview: .venv/bin/pip install -e \".[sandbox]\" "
-                 "(or run the README's \"Try it\" command).")
+_INSTALL_HINT = (
+    'the sandbox needs simcord\'s Preview: .venv/bin/pip install -e ".[sandbox]" '
+    '(or run the README\'s "Try it" command).'
+)
 
 
 @dataclass
@@ -133,7 +135,11 @@ async def _follow_the_bot(world: SandboxWorld, now: Callable[[], datetime]) -> N
     Only then: what a member's action caused, the page publishes itself when the action ends,
     and every publish makes a click sent from the page as it was before refused as stale."""
     backend = world.env.backend
-    seen_changes, seen_interaction, acting = len(backend.transcript), max(backend.interactions, default=0), False
+    seen_changes, seen_interaction, acting = (
+        len(backend.transcript),
+        max(backend.interactions, default=0),
+        False,
+    )
     while True:
         await asyncio.sleep(CLOCK_TICK_SECONDS)
         _catch_up(world.env, now)
@@ -164,8 +170,9 @@ async def _sync_commands(world: SandboxWorld, bot: discord.Client) -> None:
 
 
 @contextlib.asynccontextmanager
-async def open_sandbox(bot: discord.Client, *, port: int = 0,
-                       now: Callable[[], datetime] = _wall_clock) -> AsyncIterator[SandboxWorld]:
+async def open_sandbox(
+    bot: discord.Client, *, port: int = 0, now: Callable[[], datetime] = _wall_clock
+) -> AsyncIterator[SandboxWorld]:
     """Start ``bot`` in a new sandbox world and serve its page on 127.0.0.1:``port`` (0: any free
     port); the world is yours inside the ``async with``."""
     simcord = _simcord()
@@ -178,8 +185,9 @@ async def open_sandbox(bot: discord.Client, *, port: int = 0,
         with env.time_context():
             await _sync_commands(world, bot)
             await env.settle()
-            result = await world.admin.slash(world.table, "config set", setting="hidden_pick_mode",
-                                             value=HIDDEN_PICK_MODE)
+            result = await world.admin.slash(
+                world.table, "config set", setting="hidden_pick_mode", value=HIDDEN_PICK_MODE
+            )
             log.info("sandbox: %s", result.response.content if result.response else "hidden_pick_mode set")
             viewers = [world.members[name] for name in (*MEMBER_NAMES, ADMIN_NAME)]
             async with env.preview(world.table, viewers=viewers, layout="channel", port=port) as preview:
@@ -200,14 +208,16 @@ async def open_sandbox(bot: discord.Client, *, port: int = 0,
 
 def banner(world: SandboxWorld, database: str) -> str:
     names = ", ".join(MEMBER_NAMES)
-    return (f"Dragon Tavern sandbox: a simulated Discord server, no token needed.\n"
-            f"  Open {world.url}\n"
-            f"  (only on this machine: it listens on 127.0.0.1, and the part after # is the page's key:\n"
-            f"   anyone with the whole address can act as the members; it changes at every start)\n"
-            f"  Act as {names} or {ADMIN_NAME} (the server admin) with \"Viewing as\" at the top;\n"
-            f"  in #{next(iter(GAME_CHANNELS))} type /game new, or /game help. Private prompts are\n"
-            f"  ephemeral replies here (hidden_pick_mode {HIDDEN_PICK_MODE}).\n"
-            f"  Games are saved in {database}. Ctrl-C (or More -> End preview session) stops it.")
+    return (
+        f"Dragon Tavern sandbox: a simulated Discord server, no token needed.\n"
+        f"  Open {world.url}\n"
+        f"  (only on this machine: it listens on 127.0.0.1, and the part after # is the page's key:\n"
+        f"   anyone with the whole address can act as the members; it changes at every start)\n"
+        f'  Act as {names} or {ADMIN_NAME} (the server admin) with "Viewing as" at the top;\n'
+        f"  in #{next(iter(GAME_CHANNELS))} type /game new, or /game help. Private prompts are\n"
+        f"  ephemeral replies here (hidden_pick_mode {HIDDEN_PICK_MODE}).\n"
+        f"  Games are saved in {database}. Ctrl-C (or More -> End preview session) stops it."
+    )
 
 
 async def serve(bot: discord.Client, *, database: str, port: int = 0) -> None:
