@@ -220,8 +220,17 @@ def banner(world: SandboxWorld, database: str) -> str:
     )
 
 
+class _SimcordNoise(logging.Filter):
+    """simcord builds a client state of its own without the guilds intent, and discord.py warns
+    about it: a line about the simulation, not the bot, that would only puzzle a newcomer."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "Guilds intent seems to be disabled" not in record.getMessage()
+
+
 async def serve(bot: discord.Client, *, database: str, port: int = 0) -> None:
     """Run the sandbox until Ctrl-C, SIGTERM or the page's "End preview session"."""
+    logging.getLogger("discord.state").addFilter(_SimcordNoise())
     async with open_sandbox(bot, port=port) as world:
         print(banner(world, database), flush=True)
         stop = asyncio.Event()
