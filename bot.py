@@ -1,8 +1,10 @@
 """Dragon Tavern: a Discord bot hosting Dragon Farkle, The Nine Sons of the Dragon and The
-Dragon & Flagon. Run ``python bot.py`` (settings from the environment or a .env file)."""
+Dragon & Flagon. Run ``python bot.py`` (settings from the environment or a .env file), or
+``python bot.py --sandbox`` to try it without a token in a simulated server (cogs/sandbox.py)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import hashlib
 import json
@@ -40,6 +42,7 @@ MAX_SHARDS = 1024
 # How often a process sharing its database looks for due timers it did not arm (another
 # process armed them and died); TIMER_POLL_SECONDS overrides it.
 TIMER_POLL_SECONDS = 5.0
+SANDBOX_COMMAND = '.venv/bin/pip install -e ".[sandbox]" && .venv/bin/python bot.py --sandbox'
 
 
 class ConfigError(Exception):
@@ -115,7 +118,8 @@ def load_settings(env: dict[str, str] | None = None) -> BotSettings:
     if not token:
         raise ConfigError(
             "DISCORD_TOKEN is not set. Put DISCORD_TOKEN=<your bot token> in a .env file in this folder "
-            "(copy .env.example) or export it, then run again."
+            "(copy .env.example) or export it, then run again. To try the bot without a token first: "
+            f"{SANDBOX_COMMAND}"
         )
     guild = env.get("DEV_GUILD_ID", "").strip()
     if guild and not guild.isdigit():
@@ -305,7 +309,37 @@ async def _check_database(path: str | Path) -> None:
         pass
 
 
-def main() -> int:
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="bot.py", description="Dragon Tavern, a Discord bot for three board games.")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="run the bot in a simulated Discord server shown in your browser (no token needed)")
+    parser.add_argument("--port", type=int, default=0, help="the sandbox page's port on 127.0.0.1 (default: any free one)")
+    return parser.parse_args(argv)
+
+
+def run_sandbox(port: int) -> int:
+    """The real bot in a simulated server (cogs/sandbox.py), with a database of its own."""
+    from cogs import sandbox
+
+    level = os.environ.get("LOG_LEVEL", "WARNING").strip().upper()
+    logging.basicConfig(level=level if level in LOG_LEVELS else "WARNING",
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(_check_database(sandbox.SANDBOX_DATABASE))
+        bot = create_bot(database_path=sandbox.SANDBOX_DATABASE)
+        asyncio.run(sandbox.serve(bot, database=sandbox.SANDBOX_DATABASE, port=port))
+    except (sandbox.SandboxUnavailable, StorageError) as exc:
+        print(f"dragon-tavern: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = parse_arguments(argv)
+    if arguments.sandbox:
+        return run_sandbox(arguments.port)
     try:
         from dotenv import find_dotenv, load_dotenv
 

@@ -123,7 +123,7 @@ class GameFlow(commands.Cog):
                     route = "ephemeral"
             await self.bot.service.set_private_route(rec.id, seat.seat, route)
             (by_dm if route == "dm" else by_button).append(seat.seat)
-        return route_notice(by_dm, by_button)
+        return route_notice(by_dm, by_button, by_setting=settings["hidden_pick_mode"] == "ephemeral")
 
     # -- damaged games -----------------------------------------------------------------------
     def _damage_found(self, game_id: int) -> None:
@@ -148,13 +148,18 @@ class GameFlow(commands.Cog):
             log.warning("could not announce a damaged game", exc_info=True)
 
 
-def route_notice(seats_dm: list[str], seats_ephemeral: list[str]) -> list[Event]:
+def route_notice(seats_dm: list[str], seats_ephemeral: list[str], *, by_setting: bool = False) -> list[Event]:
     """Public lines saying which path private prompts take (never what they contain); seats
-    are named by {p1} placeholders, which the presenter fills once with safe names."""
+    are named by {p1} placeholders, which the presenter fills once with safe names.
+    ``by_setting``: the server keeps private prompts out of DMs (hidden_pick_mode ephemeral),
+    so nobody's DMs are said to be closed."""
     events = []
     if seats_dm:
         events.append(Event("route", f"🔒 Private prompts by DM: {_seat_list(seats_dm)}."))
-    if seats_ephemeral:
+    if seats_ephemeral and by_setting:
+        events.append(Event("route", f"🔒 Private prompts for {_seat_list(seats_ephemeral)}: press the "
+                                      "“Show my hand / plan” button on this board."))
+    elif seats_ephemeral:
         events.append(Event("route", f"🔒 DMs closed for {_seat_list(seats_ephemeral)}: use the "
                                       "“Show my hand / plan” button on this board."))
     return events

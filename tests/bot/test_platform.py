@@ -203,3 +203,15 @@ async def test_dm_mode_keeps_secrets_in_dms_and_the_button_only_as_a_fallback(wo
     assert private_replies(result) == ["⚠️ Your hand and secret choices are in your DMs with the bot."]
     result = await m["bob"].click(board, label="🔒 Show my hand / plan")  # DMs closed: the fallback works
     assert result.ephemeral and "only you see this" in texts_of(result.response)
+
+
+async def test_ephemeral_mode_says_where_private_prompts_are_without_calling_dms_closed(world):
+    env, guild, channel, m = world
+    await m["admin"].slash(channel, "config set", setting="hidden_pick_mode", value="ephemeral")
+    lobby = await open_lobby(channel, m["alice"], "secret=on")
+    await m["bob"].click(lobby, label="Join")
+    await m["alice"].click(lobby, label="Start")
+    text = texts_of(last_board(channel))
+    assert "Private prompts for alice, bob: press the “Show my hand / plan” button" in text
+    assert "DMs closed" not in text
+    assert m["alice"].user.dm_channel.last_message is None  # and no DM was tried

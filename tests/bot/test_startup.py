@@ -33,6 +33,8 @@ def test_missing_token_prints_one_clear_line_and_exits_non_zero(tmp_path):
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "DISCORD_TOKEN is not set" in lines[0] and ".env" in lines[0]
+    # the next step for someone who has no token yet: the sandbox, and how to install it
+    assert 'pip install -e ".[sandbox]"' in lines[0] and "bot.py --sandbox" in lines[0]
     assert "Traceback" not in done.stderr + done.stdout
 
 
