@@ -46,6 +46,9 @@ GAME_CHANNELS = {
     "back-room": "A second table (/game list shows the games of the whole server).",
 }
 HIDDEN_PICK_MODE = "ephemeral"
+# The admin's real /config settings at every start. The page presents one channel, so secret
+# choices are ephemeral replies there and games stay in that channel instead of threads of their own.
+SERVER_SETTINGS = {"hidden_pick_mode": HIDDEN_PICK_MODE, "game_threads": "off"}
 CLOCK_TICK_SECONDS = 0.5
 # Bot work one click may take before the page gives up on it (a replay GIF renders 200 frames).
 SETTLE_SECONDS = 60.0
@@ -185,10 +188,9 @@ async def open_sandbox(
         with env.time_context():
             await _sync_commands(world, bot)
             await env.settle()
-            result = await world.admin.slash(
-                world.table, "config set", setting="hidden_pick_mode", value=HIDDEN_PICK_MODE
-            )
-            log.info("sandbox: %s", result.response.content if result.response else "hidden_pick_mode set")
+            for setting, value in SERVER_SETTINGS.items():
+                result = await world.admin.slash(world.table, "config set", setting=setting, value=value)
+                log.info("sandbox: %s", result.response.content if result.response else f"{setting} set")
             viewers = [world.members[name] for name in (*MEMBER_NAMES, ADMIN_NAME)]
             async with env.preview(world.table, viewers=viewers, layout="channel", port=port) as preview:
                 world.preview = preview

@@ -3,6 +3,7 @@ and that its games survive a restart."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -34,6 +35,8 @@ async def test_the_world_its_page_its_setting_and_a_game_across_a_restart(tmp_pa
         assert "hidden_pick_mode" in texts_of(settings.response) and "ephemeral" in texts_of(
             settings.response
         )
+        # the page presents one channel: games stay in it rather than in threads of their own
+        assert re.search(r"game_threads\W+off", texts_of(settings.response))
         alice, bob = world.members["alice"], world.members["bob"]
         await alice.slash(world.table, "game new", game="ninesons")
         await bob.click(lobby_of(world), label="Join")
