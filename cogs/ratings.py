@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import errors
+from cogs import errors, routing
 from cogs.errors import AnnouncementDelayed
 from cogs.flow import actor_of
 from cogs.group import AppCommand, GameGroupCog
@@ -248,29 +248,28 @@ class Ratings(GameGroupCog):
             await errors.report(interaction, exc)
 
     async def _on_click(self, interaction: discord.Interaction, parts: list[str]) -> None:
-        """Client data: every part is checked, never trusted."""
+        """Client data: every part is checked, never trusted (numbers by cogs.routing.number)."""
         verb = parts[1] if len(parts) > 1 else ""
-        if verb == "hint" and len(parts) == 4 and _ids(parts[2:]):
-            if int(parts[3]) != interaction.user.id:
+        if verb == "hint" and len(parts) == 4 and (ids := _numbers(parts[2:])):
+            game_id, user_id = ids
+            if user_id != interaction.user.id:
                 await errors.reply_privately(interaction, "That hint was offered to someone else: run `/game hint`.")
                 return
-            await self._show_hint(interaction, int(parts[2]), confirmed=True)
+            await self._show_hint(interaction, game_id, confirmed=True)
             return
-        if verb == "lb" and len(parts) == 5 and parts[2] in _games() and _ids(parts[3:]):
-            kind, page, owner = parts[2], int(parts[3]), int(parts[4])
-            mine = owner == interaction.user.id
-            message = await self.leaderboard_page(interaction, kind, page, owner=interaction.user.id)
-            await self._answer_page(interaction, message, in_place=mine)
+        if verb == "lb" and len(parts) == 5 and parts[2] in _games() and (ids := _numbers(parts[3:])):
+            page, owner = ids
+            message = await self.leaderboard_page(interaction, parts[2], page, owner=interaction.user.id)
+            await self._answer_page(interaction, message, in_place=owner == interaction.user.id)
             return
-        if verb == "hi" and len(parts) == 6 and _ids([parts[2], parts[4], parts[5]]) and (
+        if verb == "hi" and len(parts) == 6 and (ids := _numbers([parts[2], parts[4], parts[5]])) and (
                 parts[3] == "*" or parts[3] in _games()):
-            user_id = int(parts[2])
+            user_id, page, owner = ids
             only: str | None = None if parts[3] == "*" else parts[3]
             member = interaction.guild.get_member(user_id) if interaction.guild else None
             name = member.display_name if member else ""  # then the name of their latest game
-            message = await self.history_page(interaction, user_id, name, only, int(parts[4]),
-                                              owner=interaction.user.id)
-            await self._answer_page(interaction, message, in_place=int(parts[5]) == interaction.user.id)
+            message = await self.history_page(interaction, user_id, name, only, page, owner=interaction.user.id)
+            await self._answer_page(interaction, message, in_place=owner == interaction.user.id)
             return
         await errors.reply_privately(interaction, BROKEN)
 
@@ -296,8 +295,10 @@ def _games() -> set[str]:
     return {info.name for info in registry.all_games()}
 
 
-def _ids(parts: list[str]) -> bool:
-    return all(p.isascii() and p.isdigit() and len(p) <= 20 for p in parts)
+def _numbers(fields: list[str]) -> list[int] | None:
+    """The numbers in ``fields``, or None if any is not one the bot writes."""
+    values = [routing.number(field) for field in fields]
+    return None if None in values else [v for v in values if v is not None]
 
 
 def _profile_line(rating: StoredRating, rank: int, total: int) -> str:

@@ -331,7 +331,9 @@ class GameService(StoreAccess):
             if seat is None:
                 raise NotAllowed("You are not playing in this game.")
             if expected_version is not None and expected_version != rec.version:
-                done = await self.db.action_at_version(rec.id, expected_version + 1)
+                # Only an older board can have been played already; a later version is forged.
+                done = (await self.db.action_at_version(rec.id, expected_version + 1)
+                        if 0 <= expected_version < rec.version else None)
                 if done and done.seat == seat.seat and done.action == action:
                     return Outcome(rec, notice="Already done.", changed=False)
                 raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
