@@ -810,11 +810,14 @@ def parse_options(info: GameInfo, text: str) -> dict[str, Any]:
         if len(raw) > MAX_OPTION_VALUE:  # the engine's refusal would repeat all of it
             raise SessionError(f"The value of `{name}` is too long ({len(raw):,} characters). "
                                f"See `/game rules {info.name}` for what it takes.")
+        example = f"{name}={('on' if spec.default else 'off') if isinstance(spec.default, bool) else spec.default}"
         if not sep:
             if isinstance(spec.default, bool):
                 raw = "on"
             else:
-                raise SessionError(f"Write `{name}=<value>` (for example `{name}={spec.default}`).")
+                raise SessionError(f"Write `{name}=<value>` (for example `{example}`).")
+        elif not raw:  # "max_rounds= 20": the value was split off as a word of its own
+            raise SessionError(f"`{name}=` has no value: write it right after the `=`, as in `{example}`.")
         try:
             values[name] = spec.parse(raw)
         except ValueError as exc:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
+from engine.values import parse_switch, parse_whole_number
 from render.text import echo
 from sessions.cardfiles import CARDS_DIR_ENV, HOUSE, house_cards
 
@@ -25,17 +26,16 @@ class Setting:
     show: Callable[[Any], str] = str
 
 
-def _int_range(key: str, low: int, high: int) -> Callable[[str], int]:
+def _int_range(key: str, low: int, high: int, *, seconds: bool = False) -> Callable[[str], int]:
     def parse(raw: str) -> int:
-        try:
-            value = int(raw.strip().rstrip("s"))
-        except ValueError:
-            raise ValueError(f"`{key}` takes a whole number from {low} to {high}.") from None
-        if not low <= value <= high:
-            raise ValueError(f"`{key}` must be from {low} to {high} (got {echo(str(value), 20)}).")
-        return value
+        return parse_whole_number(raw, key, low=low, high=high, seconds=seconds)
 
     return parse
+
+
+def _seconds(key: str, low: int, high: int) -> Callable[[str], int]:
+    """A number of seconds: ``300`` or ``300s``."""
+    return _int_range(key, low, high, seconds=True)
 
 
 def _choice(key: str, choices: tuple[str, ...]) -> Callable[[str], str]:
@@ -50,12 +50,7 @@ def _choice(key: str, choices: tuple[str, ...]) -> Callable[[str], str]:
 
 def _bool(key: str) -> Callable[[str], bool]:
     def parse(raw: str) -> bool:
-        value = raw.strip().lower()
-        if value in ("on", "true", "yes", "1"):
-            return True
-        if value in ("off", "false", "no", "0"):
-            return False
-        raise ValueError(f"`{key}` takes on or off (got `{echo(raw, 40)}`).")
+        return parse_switch(raw, key)
 
     return parse
 
@@ -117,7 +112,7 @@ def _turn_timeouts() -> list[Setting]:
         info = games[name]
         key = f"turn_timeout.{name}"
         about = info.turn_timeout_help or f"Seconds a {info.title} player has to act"
-        settings.append(Setting(key, info.turn_timeout, f"{about} (30–86400).", _int_range(key, 30, 86400)))
+        settings.append(Setting(key, info.turn_timeout, f"{about} (30–86400).", _seconds(key, 30, 86400)))
     return settings
 
 
@@ -166,7 +161,7 @@ SETTINGS: Mapping[str, Setting] = _Settings(
                 "checked when set, used by games started afterwards.",
                 _farkle_cards, _show_farkle_cards),
         Setting("lobby_timeout", 3600, "Seconds an open lobby waits for its host to press Start before it "
-                "closes (60–86400).", _int_range("lobby_timeout", 60, 86400)),
+                "closes (60–86400).", _seconds("lobby_timeout", 60, 86400)),
         Setting("hints", "casual",
                 "/game hint (the AI's suggestion, shown privately): `casual` in unrated games only, `all` in "
                 "rated games too (a hint makes that game unrated for its asker), or `off`.",
