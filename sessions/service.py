@@ -25,7 +25,7 @@ from sessions import cardfiles
 from sessions.access import StoreAccess
 from sessions.errors import NotAllowed, SessionError, StaleAction
 from sessions.live import LiveGames
-from sessions.ratings import is_rated, rate_game
+from sessions.ratings import is_rated, placings, rate_game
 from sessions.settings import GuildSettings, parse_setting
 from storage import ActionRow, ChannelBusy, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
 from storage.db import DAMAGED_MESSAGE
@@ -716,6 +716,10 @@ class GameService(StoreAccess):
     ) -> GameRecord:
         rows = []
         ranking = result["ranking"]
+        # A player who resigned earlier (an AI played on for them) is credited as rated: last.
+        resigned = set(resigned) | await self.db.resigned_seats(rec.id)
+        if not result.get("teams"):
+            ranking = placings(ranking, resigned)
         tie_at_top = len(ranking[0]) > 1 if ranking else False
         for place, group in enumerate(ranking, start=1):
             for seat_id in group:
