@@ -73,7 +73,7 @@ def _channels(raw: str) -> list[int]:
     ids = []
     for token in raw.replace(",", " ").split():
         digits = token.strip("<#>")
-        if not digits.isdecimal() or len(digits) > 20:  # a channel id is a snowflake (<= 20 digits)
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 20:  # a snowflake: <= 20 digits
             raise ValueError("`allowed_channels` takes channel mentions (#games) or ids, or `all`.")
         ids.append(int(digits))
     return sorted(set(ids))

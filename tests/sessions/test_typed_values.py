@@ -114,3 +114,9 @@ def test_every_whole_number_is_accepted_or_refused_for_its_range(number):
         assert MAX_ROUNDS.parse(str(number)) == number and 0 <= number <= 1000
     except ValueError as exc:
         assert not 0 <= number <= 1000 and "must be from 0 to 1000" in str(exc)
+
+
+def test_channel_ids_are_ascii_digits():
+    assert parse_setting("allowed_channels", "<#123> 456") == [123, 456]
+    with pytest.raises(ValueError, match="takes channel mentions"):
+        parse_setting("allowed_channels", "١٢٣")  # Arabic-Indic digits: int() reads them as 123
