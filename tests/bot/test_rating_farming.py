@@ -29,7 +29,7 @@ async def test_farming_an_alt_account_gains_what_openskill_gives_and_no_more(wor
     main, alt = m["alice"], m["bob"]
     model = PlackettLuce()
     expected_main, expected_alt = model.rating(), model.rating()
-    gains = []
+    gains: list[float] = []
     for _ in range(GAMES):
         before = (
             (await _rating(bot, guild, main, "ninesons")).rating if gains else display_rating(25.0, 25.0 / 3)
