@@ -100,6 +100,11 @@ class Hands:
             return True
         except discord.NotFound:
             return False  # the DM is gone: send a new one
+        except discord.Forbidden:
+            # The member blocked the bot (or shares no server with it any more) after their hand
+            # went out. Sending a new DM fails the same way and routes the seat to the board's
+            # button; raising would fail the whole announcement and retry it again and again.
+            return False
 
     async def _send(self, rec: GameRecord, seat: SeatRecord, message: dict[str, Any]) -> discord.Message | None:
         assert seat.user_id is not None

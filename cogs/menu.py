@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from cogs import routing
+
 PathFunction = Callable[[str], Sequence[str]]
 
 
@@ -59,7 +61,8 @@ def find(root: Node, address: str) -> Node | None:
     if not address:
         return node
     for part in address.split("."):
-        if not part.isdecimal() or int(part) >= len(node.children):
+        index = routing.number(part, limit=len(node.children) - 1)
+        if index is None:
             return None
-        node = node.children[int(part)]
+        node = node.children[index]
     return node

@@ -174,14 +174,18 @@ class Outbox:
             self._retries[game_id] = asyncio.create_task(self._retry(game_id), name=f"outbox-retry-{game_id}")
 
     async def _retry(self, game_id: int) -> None:
-        for delay in RETRY_DELAYS:
-            await asyncio.sleep(delay)
-            if game_id not in self.behind:
-                return
-            failure = await self._attempt(game_id)
-            if failure is None:
-                log.info("game %s: the delayed announcements went out", game_id)
-                return
-            log.warning("game %s: announcing still fails; retrying later", game_id, exc_info=failure)
-        log.warning("game %s: announcements still queued after %d tries; the next click, /game status or a "
-                    "restart tries again", game_id, len(RETRY_DELAYS))
+        try:
+            for delay in RETRY_DELAYS:
+                await asyncio.sleep(delay)
+                if game_id not in self.behind:
+                    return
+                failure = await self._attempt(game_id)
+                if failure is None:
+                    log.info("game %s: the delayed announcements went out", game_id)
+                    return
+                log.warning("game %s: announcing still fails; retrying later", game_id, exc_info=failure)
+            log.warning("game %s: announcements still queued after %d tries; the next click, /game status or a "
+                        "restart tries again", game_id, len(RETRY_DELAYS))
+        finally:  # a finished retry is forgotten: the map holds only games being retried
+            if self._retries.get(game_id) is asyncio.current_task():
+                del self._retries[game_id]

@@ -13,6 +13,7 @@ import hashlib
 import io
 import json
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("dragon_tavern.cogs.presenter")
 
 RECENT_EVENTS = 6
+IMAGES_KEPT = 256  # games whose last board image is kept (a board PNG is 15–30 KiB: ~7 MiB at most)
 
 
 def public_events(events: list[Event]) -> list[Event]:
@@ -47,8 +49,9 @@ class Presenter:
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
         # The last board image per game and what it showed, so an unchanged picture is not
-        # drawn again (memory only: after a restart the first board is simply redrawn).
-        self._images: dict[int, tuple[str, bytes]] = {}
+        # drawn again (memory only: after a restart the first board is simply redrawn). Only
+        # the most recently drawn games are kept: a long-running bot draws millions of boards.
+        self._images: OrderedDict[int, tuple[str, bytes]] = OrderedDict()
 
     # -- public board ---------------------------------------------------------------------
     async def lobby_message(self, rec: GameRecord) -> dict[str, Any]:
@@ -169,10 +172,14 @@ class Presenter:
         ).hexdigest()
         cached = self._images.get(rec.id)
         if cached is not None and cached[0] == key:
+            self._images.move_to_end(rec.id)
             return cached[1]
         png = await asyncio.to_thread(render.render_png, rec.kind, shown, names)
         if png:
             self._images[rec.id] = (key, png)
+            self._images.move_to_end(rec.id)
+            while len(self._images) > IMAGES_KEPT:
+                self._images.popitem(last=False)
         return png
 
     # -- what cogs.outbox delivers, step by step -------------------------------------------

@@ -23,7 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import errors, share
+from cogs import errors, routing, share
 from cogs.errors import AnnouncementDelayed
 from cogs.flow import actor_of
 from cogs.group import AppCommand, GameGroupCog
@@ -278,26 +278,30 @@ class Ratings(GameGroupCog):
             await errors.report(interaction, exc)
 
     async def _on_click(self, interaction: discord.Interaction, parts: list[str]) -> None:
-        """Client data: every part is checked, never trusted."""
+        """Client data: every part is checked, never trusted (numbers by cogs.routing.number)."""
         verb = parts[1] if len(parts) > 1 else ""
-        if verb == "hint" and len(parts) == 4 and _ids(parts[2:]):
-            if int(parts[3]) != interaction.user.id:
+        if verb == "hint" and len(parts) == 4 and (ids := _numbers(parts[2:])):
+            game_id, user_id = ids
+            if user_id != interaction.user.id:
                 await errors.reply_privately(interaction, "That hint was offered to someone else: run `/game hint`.")
                 return
-            await self._show_hint(interaction, int(parts[2]), confirmed=True)
+            await self._show_hint(interaction, game_id, confirmed=True)
             return
         if verb == "show" and await self._show_to_channel(interaction, parts[2:]):
             return
-        if verb == "lb" and len(parts) == 5 and parts[2] in _games() and _ids(parts[3:]):
-            kind, page, owner = parts[2], int(parts[3]), int(parts[4])
+        if verb == "lb" and len(parts) == 5 and parts[2] in _games() and (ids := _numbers(parts[3:])):
+            page, owner = ids
             mine = owner == interaction.user.id
             private = not mine or share.is_private(interaction)  # a copy for someone else is private
-            message = await self.leaderboard_page(interaction, kind, page, owner=interaction.user.id, private=private)
+            message = await self.leaderboard_page(interaction, parts[2], page, owner=interaction.user.id,
+                                                  private=private)
             await self._answer_page(interaction, message, in_place=mine)
             return
-        if verb == "hi" and len(parts) == 6 and _ids([parts[2], parts[4], parts[5]]) and _kind_or_all(parts[3]):
-            mine = int(parts[5]) == interaction.user.id
-            message = await self._history_of(interaction, int(parts[2]), parts[3], int(parts[4]),
+        if verb == "hi" and len(parts) == 6 and (ids := _numbers([parts[2], parts[4], parts[5]])) and _kind_or_all(
+                parts[3]):
+            user_id, page, owner = ids
+            mine = owner == interaction.user.id
+            message = await self._history_of(interaction, user_id, parts[3], page,
                                              private=not mine or share.is_private(interaction))
             await self._answer_page(interaction, message, in_place=mine)
             return
@@ -316,12 +320,13 @@ class Ratings(GameGroupCog):
         post that answer in the channel, for everyone (its pages then turn for the presser).
         False if the parts are not one of these."""
         owner = interaction.user.id
-        if len(parts) == 3 and parts[0] == "lb" and parts[1] in _games() and _ids(parts[2:]):
-            message = await self.leaderboard_page(interaction, parts[1], int(parts[2]), owner=owner, private=False)
-        elif len(parts) == 4 and parts[0] == "hi" and _ids([parts[1], parts[3]]) and _kind_or_all(parts[2]):
-            message = await self._history_of(interaction, int(parts[1]), parts[2], int(parts[3]), private=False)
-        elif len(parts) == 2 and parts[0] == "pr" and _ids(parts[1:]):
-            user_id = int(parts[1])
+        if len(parts) == 3 and parts[0] == "lb" and parts[1] in _games() and (ids := _numbers(parts[2:])):
+            message = await self.leaderboard_page(interaction, parts[1], ids[0], owner=owner, private=False)
+        elif len(parts) == 4 and parts[0] == "hi" and (ids := _numbers([parts[1], parts[3]])) and _kind_or_all(
+                parts[2]):
+            message = await self._history_of(interaction, ids[0], parts[2], ids[1], private=False)
+        elif len(parts) == 2 and parts[0] == "pr" and (ids := _numbers(parts[1:])):
+            user_id = ids[0]
             member = interaction.guild.get_member(user_id) if interaction.guild else None
             await interaction.response.defer(thinking=True)
             message = await self.profile_message(interaction, user_id, member.display_name if member else "",
@@ -359,8 +364,10 @@ def _kind_or_all(part: str) -> bool:
     return part == "*" or part in _games()
 
 
-def _ids(parts: list[str]) -> bool:
-    return all(p.isascii() and p.isdigit() and len(p) <= 20 for p in parts)
+def _numbers(fields: list[str]) -> list[int] | None:
+    """The numbers in ``fields``, or None if any is not one the bot writes."""
+    values = [routing.number(field) for field in fields]
+    return None if None in values else [v for v in values if v is not None]
 
 
 def _profile_line(rating: StoredRating, rank: int, total: int) -> str:

@@ -208,7 +208,7 @@ class Router(commands.Cog):
         address, _, page = route.arg(1).partition("/")
         address = "" if address == "-" else address
         rec, game, seat, node = await self._menu_target(interaction, route, address)
-        view = components.menu_picker(rec.id, rec.version, address, node, page=int(page or 0))
+        view = components.menu_picker(rec.id, rec.version, address, node, page=routing.number(page) or 0)
         await interaction.response.edit_message(view=text.fit_view(view))
 
     async def on_choose_in_menu(self, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -216,7 +216,7 @@ class Router(commands.Cog):
         values = component_data(interaction).get("values") or []
         parent = route.arg(1)
         parent = "" if parent == "-" else parent
-        if not values or not str(values[0]).isdecimal():
+        if not values or routing.number(str(values[0])) is None:
             raise SessionError("Pick one option.")
         address = f"{parent}.{values[0]}" if parent else str(values[0])
         rec, game, seat, node = await self._menu_target(interaction, route, address)

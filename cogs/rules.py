@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import errors
+from cogs import errors, routing
 from cogs.components import Layout
 from cogs.group import AppCommand, GameGroupCog
 from engine import handbook, registry
@@ -304,17 +304,12 @@ class Rules(GameGroupCog):
         game, verb, arg = parts[1], parts[2], parts[3]
         pages = game_pages(game)
         if verb in ("prev", "next"):
-            number = arg
-        elif verb == "section" and len(values) == 1:
-            value = str(values[0])
-            if not (value.isascii() and value.isdigit()) or int(value) >= len(game_sections(game)):
-                return None
-            return game, first_page_of(game, int(value))
-        else:
-            return None
-        if not (number.isascii() and number.isdigit()) or len(number) > 4 or int(number) >= len(pages):
-            return None
-        return game, int(number)
+            page = routing.number(arg, limit=len(pages) - 1)
+            return None if page is None else (game, page)
+        if verb == "section" and len(values) == 1:
+            section = routing.number(str(values[0]), limit=len(game_sections(game)) - 1)
+            return None if section is None else (game, first_page_of(game, section))
+        return None
 
 
 async def setup(bot: DragonTavern) -> None:

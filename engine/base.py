@@ -17,6 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final, Self
 
+from engine.values import allowed_range, parse_switch, parse_whole_number, shown
+
 # The key of a saved state that holds its format version, the same in every game.
 STATE_VERSION_KEY: Final = "version"
 # One upgrade step: a state of version n (a private copy it may change) -> the same game as a
@@ -103,21 +105,22 @@ class OptionSpec:
         kind = type(self.default)
         value: Any
         if kind is bool:
-            low = raw.lower()
-            if low in ("1", "true", "yes", "on"):
-                value = True
-            elif low in ("0", "false", "no", "off"):
-                value = False
-            else:
-                raise ValueError(f"`{self.name}` takes on or off, not `{raw}`.")
-        elif kind is int:
+            value = parse_switch(raw, self.name)
+        elif kind is int and self.choices is not None:
             try:
-                value = int(raw)
+                value = parse_whole_number(raw, self.name)
             except ValueError:
-                raise ValueError(f"`{self.name}` takes a whole number, not `{raw}`.") from None
+                raise ValueError(f"`{self.name}` must be one of: {self._choices()} (not `{shown(raw)}`).") from None
+        elif kind is int:
+            value = parse_whole_number(raw, self.name, low=self.minimum, high=self.maximum)
+        elif not raw:
+            raise ValueError(f"`{self.name}` needs a value" + (f": one of {self._choices()}." if self.choices else "."))
         else:
             value = raw
         return self.check(value)
+
+    def _choices(self) -> str:
+        return ", ".join(str(c) for c in self.choices or ())
 
     def check(self, value: Any) -> Any:
         """Return ``value`` if it is allowed, else raise ValueError naming what is allowed."""
@@ -125,12 +128,9 @@ class OptionSpec:
         if type(value) is not expected and not (expected is float and type(value) is int):
             raise ValueError(f"`{self.name}` takes a {expected.__name__}, not {value!r}.")
         if self.choices is not None and value not in self.choices:
-            allowed = ", ".join(str(c) for c in self.choices)
-            raise ValueError(f"`{self.name}` must be one of: {allowed} (not `{value}`).")
-        if self.minimum is not None and value < self.minimum:
-            raise ValueError(f"`{self.name}` must be at least {self.minimum}.")
-        if self.maximum is not None and value > self.maximum:
-            raise ValueError(f"`{self.name}` must be at most {self.maximum}.")
+            raise ValueError(f"`{self.name}` must be one of: {self._choices()} (not `{shown(str(value))}`).")
+        if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
+            raise ValueError(f"`{self.name}` must be{allowed_range(self.minimum, self.maximum)} (got {value}).")
         return value
 
 

@@ -24,7 +24,7 @@ ratings are rebuilt, so both give the same numbers.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
@@ -103,12 +103,18 @@ def _sides(game: FinishedGame) -> list[tuple[int, list[str]]]:
                  for side in teams]  # fmt: skip
         return sorted((s for s in sides if s[1]), key=lambda s: s[0])
     # Free for all: every seat is its own team; resigners rank below everyone else.
-    placed = [[p for p in place if p not in game.resigned] for place in ranking]
-    placed = [place for place in placed if place]
-    resigned = [p for place in ranking for p in place if p in game.resigned]
-    if resigned:
-        placed.append(resigned)
+    placed = placings(ranking, game.resigned)
     return [(rank, [seat]) for rank, place in enumerate(placed, start=1) for seat in place]
+
+
+def placings(ranking: list[list[str]], resigned: Set[str]) -> list[list[str]]:
+    """The places of a free-for-all game as players are credited with them: the engine's
+    ranking, with everyone who resigned moved below everyone who did not (together, last),
+    even when the AI that played on for them finished higher."""
+    placed = [[p for p in place if p not in resigned] for place in ranking]
+    placed = [place for place in placed if place]
+    last = [p for place in ranking for p in place if p in resigned]
+    return [*placed, last] if last else placed
 
 
 def _after(before: StoredRating, new: PlackettLuceRating, outcome: str, game_id: int, name: str) -> StoredRating:

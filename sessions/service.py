@@ -25,7 +25,7 @@ from sessions import cardfiles
 from sessions.access import StoreAccess
 from sessions.errors import NotAllowed, SessionError, StaleAction
 from sessions.live import LiveGames
-from sessions.ratings import is_rated, rate_game
+from sessions.ratings import is_rated, placings, rate_game
 from sessions.settings import GuildSettings, duration_text, parse_setting
 from storage import ActionRow, ChannelBusy, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
 from storage.db import DAMAGED_MESSAGE
@@ -351,7 +351,9 @@ class GameService(StoreAccess):
             if seat is None:
                 raise NotAllowed("You are not playing in this game.")
             if expected_version is not None and expected_version != rec.version:
-                done = await self.db.action_at_version(rec.id, expected_version + 1)
+                # Only an older board can have been played already; a later version is forged.
+                done = (await self.db.action_at_version(rec.id, expected_version + 1)
+                        if 0 <= expected_version < rec.version else None)
                 if done and done.seat == seat.seat and done.action == action:
                     return Outcome(rec, notice="Already done.", changed=False)
                 raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
@@ -755,6 +757,10 @@ class GameService(StoreAccess):
     ) -> GameRecord:
         rows = []
         ranking = result["ranking"]
+        # A player who resigned earlier (an AI played on for them) is credited as rated: last.
+        resigned = set(resigned) | await self.db.resigned_seats(rec.id)
+        if not result.get("teams"):
+            ranking = placings(ranking, resigned)
         tie_at_top = len(ranking[0]) > 1 if ranking else False
         for place, group in enumerate(ranking, start=1):
             for seat_id in group:
@@ -851,11 +857,14 @@ def parse_options(info: GameInfo, text: str) -> dict[str, Any]:
         if len(raw) > MAX_OPTION_VALUE:  # the engine's refusal would repeat all of it
             raise SessionError(f"The value of `{name}` is too long ({len(raw):,} characters). "
                                f"See `/game rules {info.name}` for what it takes.")
+        example = f"{name}={('on' if spec.default else 'off') if isinstance(spec.default, bool) else spec.default}"
         if not sep:
             if isinstance(spec.default, bool):
                 raw = "on"
             else:
-                raise SessionError(f"Write `{name}=<value>` (for example `{name}={spec.default}`).")
+                raise SessionError(f"Write `{name}=<value>` (for example `{example}`).")
+        elif not raw:  # "max_rounds= 20": the value was split off as a word of its own
+            raise SessionError(f"`{name}=` has no value: write it right after the `=`, as in `{example}`.")
         try:
             values[name] = spec.parse(raw)
         except ValueError as exc:

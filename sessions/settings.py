@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
+from engine.values import duration_text, parse_duration, parse_switch, parse_whole_number
 from render.text import echo
 from sessions.cardfiles import CARDS_DIR_ENV, HOUSE, house_cards
 
@@ -25,52 +26,21 @@ class Setting:
     show: Callable[[Any], str] = str
 
 
-def _int_range(key: str, low: int, high: int) -> Callable[[str], int]:
+def _int_range(key: str, low: int, high: int, *, seconds: bool = False) -> Callable[[str], int]:
     def parse(raw: str) -> int:
-        try:
-            value = int(raw.strip().rstrip("s"))
-        except ValueError:
-            raise ValueError(f"`{key}` takes a whole number from {low} to {high}.") from None
-        if not low <= value <= high:
-            raise ValueError(f"`{key}` must be from {low} to {high} (got {echo(str(value), 20)}).")
-        return value
+        return parse_whole_number(raw, key, low=low, high=high, seconds=seconds)
 
     return parse
 
 
-# Units a duration may be written in ("90m", "12h", "2d"); a bare number is seconds.
-_UNITS = {"s": 1, "sec": 1, "second": 1, "m": 60, "min": 60, "minute": 60, "h": 3600, "hr": 3600,
-          "hour": 3600, "d": 86400, "day": 86400}
 WEEK = 7 * 86400
-
-
-def duration_text(seconds: float) -> str:
-    """``86400`` -> "1 day", ``5400`` -> "90 minutes", ``45`` -> "45 seconds": the largest unit
-    that divides it exactly."""
-    count, unit = max(0, round(seconds)), "second"
-    for size, name in ((86400, "day"), (3600, "hour"), (60, "minute")):
-        if count >= size and count % size == 0:
-            count, unit = count // size, name
-            break
-    return f"{count} {unit}{'' if count == 1 else 's'}"
 
 
 def _duration_range(key: str, low: int, high: int) -> Callable[[str], int]:
     """Seconds, as a number ("600") or with a unit ("10m", "12h", "2d"), from ``low`` to ``high``."""
-    allowed = f"from {duration_text(low)} to {duration_text(high)}"
 
     def parse(raw: str) -> int:
-        text = raw.strip().lower().replace(" ", "")
-        number = text.rstrip("abcdefghijklmnopqrstuvwxyz")
-        unit = text[len(number):] or "s"
-        factor = _UNITS.get(unit) or (_UNITS.get(unit[:-1]) if len(unit) > 2 and unit.endswith("s") else None)
-        if not number.isdecimal() or len(number) > 9 or factor is None:
-            raise ValueError(f"`{key}` takes seconds or a duration such as 90m, 12h or 2d ({allowed}; "
-                             f"got `{echo(raw, 20)}`).")
-        value = int(number) * factor
-        if not low <= value <= high:
-            raise ValueError(f"`{key}` must be {allowed} (got {duration_text(value)}).")
-        return value
+        return parse_duration(raw, key, low=low, high=high)
 
     return parse
 
@@ -87,12 +57,7 @@ def _choice(key: str, choices: tuple[str, ...]) -> Callable[[str], str]:
 
 def _bool(key: str) -> Callable[[str], bool]:
     def parse(raw: str) -> bool:
-        value = raw.strip().lower()
-        if value in ("on", "true", "yes", "1"):
-            return True
-        if value in ("off", "false", "no", "0"):
-            return False
-        raise ValueError(f"`{key}` takes on or off (got `{echo(raw, 40)}`).")
+        return parse_switch(raw, key)
 
     return parse
 
@@ -115,7 +80,7 @@ def _channels(raw: str) -> list[int]:
     ids = []
     for token in raw.replace(",", " ").split():
         digits = token.strip("<#>")
-        if not digits.isdecimal() or len(digits) > 20:  # a channel id is a snowflake (<= 20 digits)
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 20:  # a snowflake: <= 20 digits
             raise ValueError("`allowed_channels` takes channel mentions (#games) or ids, or `all`.")
         ids.append(int(digits))
     return sorted(set(ids))

@@ -162,6 +162,13 @@ class RatingTables:
         rows = await self._fetch("SELECT seat FROM unrated_seats WHERE game_id = ?", (game_id,))
         return {r[0] for r in rows}
 
+    async def resigned_seats(self, game_id: int) -> set[str]:
+        """Seats whose player resigned in this game (an AI may have played on for them)."""
+        rows = await self._fetch(
+            "SELECT seat FROM actions WHERE game_id = ? AND action = 'resign' AND source = 'system'", (game_id,)
+        )
+        return {r[0] for r in rows}
+
     async def rating_snapshot(self) -> list[tuple[Any, ...]]:
         """Every rating and rating-history row in a fixed order (to compare two databases)."""
         ratings = await self._fetch(f"SELECT guild_id, kind, {_RATING_COLUMNS} FROM ratings "

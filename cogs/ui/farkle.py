@@ -186,10 +186,9 @@ async def on_toggle_die(bot: DragonTavern, interaction: discord.Interaction, rou
         raise SessionError("This game is not running.")
     if seat.seat not in game.to_act():
         raise SessionError("It is not your turn.")
-    if not version_text.isdecimal() or int(version_text) != rec.version or not (
-            mask_text.isdecimal() or mask_text == QUICK):
+    mask = None if mask_text == QUICK else routing.number(mask_text)
+    if routing.number(version_text) != rec.version or (mask is None and mask_text != QUICK):
         raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
-    mask = None if mask_text == QUICK else int(mask_text)
     rows = board_rows(rec, cast("FarkleGame", game), seat.seat, rec.version, mask)
     if not rows or interaction.message is None:
         raise StaleAction("There are no dice to pick right now.")
@@ -218,11 +217,12 @@ async def on_play_two_steps(bot: DragonTavern, interaction: discord.Interaction,
     is still this player's legal move (else the board simply shows what the first led to)."""
     version_text, _, steps = route.arg(1).partition(":")
     first, _, second = steps.partition("|")
-    if not version_text.isdecimal() or not first or not second:
+    version = routing.number(version_text)
+    if version is None or not first or not second:
         raise StaleAction("That button is out of date. Use the latest board.")
     await interaction.response.defer()
     actor = actor_of(interaction)
-    outcome = await bot.service.apply(route.game_id, actor, first, expected_version=int(version_text))
+    outcome = await bot.service.apply(route.game_id, actor, first, expected_version=version)
     if not outcome.changed:  # a second click on the same button: the first one did it all
         if outcome.notice:
             await errors.reply_privately(interaction, outcome.notice)
@@ -284,11 +284,11 @@ def private_message(rec: GameRecord, game: FarkleGame, seat: str, own_events: li
 async def on_use_item(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     """A Use button of the private prompt (DM or ephemeral); version-checked like the board."""
     version_text, _, action = route.arg(1).partition(":")
-    if not version_text.isdecimal() or not action:
+    version = routing.number(version_text)
+    if version is None or not action:
         raise StaleAction("That prompt is out of date.")
     await interaction.response.defer()
-    outcome = await bot.service.apply(route.game_id, actor_of(interaction), action,
-                                      expected_version=int(version_text))
+    outcome = await bot.service.apply(route.game_id, actor_of(interaction), action, expected_version=version)
     rec, game = outcome.record, outcome.game
     seat = rec.seat_of_user(interaction.user.id)
     if game is None or seat is None:

@@ -66,6 +66,7 @@ TIMINGS = {
 }
 _ID_RE = re.compile(r"^[a-z0-9_]{1,32}$")
 _FIELDS = ("id", "name", "copies", "text", "timing", "effect", "source", "uses_per_turn", "value")
+MAX_NESTING = 32  # levels of arrays / inline tables a card file may use (it needs two or three)
 _TOML_WHERE_RE = re.compile(r"\(at line \d+, column \d+\)|\(at end of document\)")
 
 
@@ -180,6 +181,10 @@ def load_cards(text: str | bytes, where: str = "card file") -> CardSet:
             raise CardFileError(f"{where}: not UTF-8 text") from None
     if not isinstance(text, str):
         raise TypeError("load_cards takes the text of a card file, not a path")
+    if _nested_too_deeply(text):
+        # tomllib parses nested arrays and inline tables recursively: thousands of levels
+        # would raise RecursionError (a crash, not a refusal); no card file needs more than a few.
+        raise CardFileError(f"{where}: nested too deeply (more than {MAX_NESTING} levels of [ ] or {{ }})")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -187,6 +192,34 @@ def load_cards(text: str | bytes, where: str = "card file") -> CardSet:
         found = _TOML_WHERE_RE.search(str(exc))
         raise CardFileError(f"{where}: not valid TOML {found.group(0) if found else ''}".rstrip()) from None
     return parse_cards(data, where)
+
+
+def _nested_too_deeply(text: str) -> bool:
+    """Whether arrays and inline tables nest deeper than MAX_NESTING, counting the brackets
+    outside strings and comments (a card's text may well contain brackets)."""
+    depth, i, end = 0, 0, len(text)
+    while i < end:
+        char = text[i]
+        if char == "#":  # a comment runs to the end of its line
+            newline = text.find("\n", i)
+            i = end if newline < 0 else newline
+        elif char in "\"'":
+            quote = char * 3 if text.startswith(char * 3, i) else char
+            i += len(quote)
+            while i < end and not text.startswith(quote, i):
+                if len(quote) == 1 and text[i] == "\n":
+                    break  # an unterminated string: tomllib says so
+                i += 2 if char == '"' and text[i] == "\\" else 1
+            i += len(quote)
+            continue
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return True
+        elif char in "]}":
+            depth -= 1
+        i += 1
+    return False
 
 
 def check_card_counts(cards: CardSet, players: int) -> None:

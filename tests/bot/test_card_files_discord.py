@@ -23,6 +23,8 @@ def cards_dir(tmp_path):
     os.mkfifo(d / "pipe.toml")
     (d / "zero.toml").symlink_to("/dev/zero")
     (d / "big.toml").write_bytes(b"#" * (64 * 1024 + 1))
+    (d / "arrays.toml").write_text("x = " + "[" * 5000 + "]" * 5000 + "\n")
+    (d / "tables.toml").write_text("x = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n")
     return d
 
 
@@ -55,7 +57,8 @@ async def test_a_member_cannot_name_a_card_file_in_game_options(world, path):
 async def test_admin_picks_a_card_file_and_games_use_it(world, cards_dir):
     env, channel, m = world
     choices = await m["admin"].autocomplete(channel, "config set", "value", "", setting="farkle_cards")
-    assert {c["value"] for c in choices} == {"house", "ogres.toml", "broken.toml"}  # regular files only
+    # regular files only
+    assert {c["value"] for c in choices} == {"house", "ogres.toml", "broken.toml", "arrays.toml", "tables.toml"}
     refusals = {
         "pipe.toml": "is not a regular file",
         "zero.toml": "leads outside the card folder",
@@ -63,6 +66,8 @@ async def test_admin_picks_a_card_file_and_games_use_it(world, cards_dir):
         "../ogres.toml": "plain name",
         "/etc/passwd": "plain name",
         "broken.toml": "is not a usable card file",
+        "arrays.toml": "`arrays.toml` is not a usable card file: arrays.toml: nested too deeply",
+        "tables.toml": "`tables.toml` is not a usable card file: tables.toml: nested too deeply",
     }
     for name, reason in refusals.items():
         result = await m["admin"].slash(channel, "config set", setting="farkle_cards", value=name)

@@ -16,6 +16,7 @@ from tests.bot.helpers import last_board, private_replies, public_channel_text, 
 
 GONE = "⚠️ This game no longer exists."
 DAMAGED = f"⚠️ {DAMAGED_MESSAGE}"
+BROKEN = "⚠️ That control is broken or from an old version."
 
 
 @pytest.fixture
@@ -67,18 +68,21 @@ async def test_forged_custom_ids_from_another_server_or_out_of_range_change_noth
     forged = [
         f"dt:{lobby_id}:join", f"dt:{lobby_id}:start", f"dt:{lobby_id}:cancel",
         f"dt:{rec.id}:a:{rec.version}:+2", f"dt:{rec.id}:hand", f"dt:{rec.id}:x:tog:0:1",
-        f"dt:{rec.id}:pick:{rec.version}:0", "dt:" + "9" * 200 + ":join", "dt:" + "9" * 19 + ":join",
-        "dt:9223372036854775808:join", "dt:4242:join", "dt:0:join",
+        f"dt:{rec.id}:pick:{rec.version}:0", "dt:" + "9" * 18 + ":join", "dt:4242:join", "dt:0:join",
     ]
     for custom_id in forged:
         result = await _forge(m["mallory"], foreign_message, custom_id)
         assert private_replies(result) == [GONE], custom_id
+    # Ids the bot cannot have written (past SQLite's range) are broken controls, whoever sends them.
+    for custom_id in ("dt:" + "9" * 200 + ":join", "dt:" + "9" * 19 + ":join", "dt:9223372036854775808:join"):
+        result = await _forge(m["mallory"], foreign_message, custom_id)
+        assert private_replies(result) == [BROKEN], custom_id
     result = await _forge(m["mallory"], foreign_message, f"dt:{lobby_id}:ai", ["easy"])
     assert private_replies(result) == [GONE]
-    # In the home server, unknown and out-of-range ids get the same clear answer.
-    for custom_id in ("dt:" + "1" * 200 + ":a:0:+1", "dt:4242:join"):
+    # In the home server, unknown and out-of-range ids get the same clear answers.
+    for custom_id, answer in (("dt:" + "1" * 200 + ":a:0:+1", BROKEN), ("dt:4242:join", GONE)):
         result = await _forge(m["alice"], board, custom_id)
-        assert private_replies(result) == [GONE], custom_id
+        assert private_replies(result) == [answer], custom_id
     assert await _snapshot(bot) == before
     assert texts_of(last_board(channel)) == board_text
     assert "mallory" not in public_channel_text(channel) + public_channel_text(other_channel)
@@ -217,12 +221,12 @@ def _game_id(custom_id: str) -> int:
     return route.game_id
 
 
-def test_parse_caps_ids_to_sqlite_range_and_refuses_non_ascii_digits():
+def test_parse_refuses_ids_past_sqlite_range_and_non_ascii_digits():
     from cogs import routing
 
-    assert _game_id("dt:" + "9" * 200 + ":join") == routing.MAX_GAME_ID + 1
-    assert _game_id("dt:9223372036854775808:join") == routing.MAX_GAME_ID + 1
-    assert _game_id("dt:9223372036854775807:join") == routing.MAX_GAME_ID
+    assert routing.parse("dt:" + "9" * 200 + ":join") is None
+    assert routing.parse("dt:9223372036854775808:join") is None
+    assert _game_id("dt:9223372036854775807:join") == routing.MAX_NUMBER
     assert routing.parse("dt:²:join") is None and routing.parse("dt:١:join") is None
     assert routing.parse("dt:12:a:3:+1") == routing.Route(12, "a", ("3", "+1"))
 

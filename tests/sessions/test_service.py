@@ -39,7 +39,7 @@ async def test_lobby_permissions_and_flow(service):
 
 
 async def test_bad_options_are_refused_with_the_allowed_range(service):
-    with pytest.raises(SessionError, match="at most 50"):
+    with pytest.raises(SessionError, match=r"must be from 2 to 50 \(got 99\)"):
         await service.create("tally", 1, 10, ALICE, "target=99")
     with pytest.raises(SessionError, match="no option `colour`"):
         await service.create("tally", 1, 10, ALICE, "colour=red")
