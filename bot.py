@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -205,6 +206,9 @@ class DragonTavern(commands.Bot):
         self.timer_poll_seconds = timer_poll_seconds
         self.dev_guild_id = dev_guild_id
         self.farkle_cards_dir = farkle_cards_dir
+        # How the bot waits for a deadline (turn and lobby timers, delivery retries). A test
+        # harness with virtual time replaces it before the start, as it replaces the clock.
+        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         self.presenter = Presenter(self)
         self.outbox = Outbox(self)
         # Heavy optional work never shares the default thread pool, which AI moves, hints and
@@ -235,7 +239,8 @@ class DragonTavern(commands.Bot):
         # cogs.flow afresh): the other cogs and the timers call into it.
         flow = GameFlow(self)
         await self.add_cog(flow)
-        self._timers = TimerScheduler(self._service, flow.after_timer, _clock, poll_seconds=self.timer_poll_seconds)
+        self._timers = TimerScheduler(self._service, flow.after_timer, _clock, poll_seconds=self.timer_poll_seconds,
+                                      sleep=self.sleep)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.error(errors.report)

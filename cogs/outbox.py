@@ -176,7 +176,7 @@ class Outbox:
     async def _retry(self, game_id: int) -> None:
         try:
             for delay in RETRY_DELAYS:
-                await asyncio.sleep(delay)
+                await self.bot.sleep(delay)
                 if game_id not in self.behind:
                     return
                 failure = await self._attempt(game_id)

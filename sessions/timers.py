@@ -24,14 +24,18 @@ from storage import DatabaseGone, GameDamaged
 log = logging.getLogger("dragon_tavern.sessions.timers")
 
 OutcomeHandler = Callable[[Outcome], Awaitable[None]]
+Sleep = Callable[[float], Awaitable[None]]
 
 
 class TimerScheduler:
     def __init__(self, service: GameService, on_outcome: OutcomeHandler, clock: Callable[[], float],
-                 *, poll_seconds: float = 0.0) -> None:
+                 *, poll_seconds: float = 0.0, sleep: Sleep = asyncio.sleep) -> None:
         self._service = service
         self._on_outcome = on_outcome
+        # The clock and the wait for a deadline go together: a harness with virtual time
+        # replaces both, so its timers fire when it moves its clock, never on the wall clock.
         self._clock = clock
+        self._sleep = sleep
         self._poll_seconds = poll_seconds  # 0: never (one process owns the database)
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._deadlines: dict[tuple[int, str], float] = {}
@@ -60,7 +64,7 @@ class TimerScheduler:
 
     async def _poll(self) -> None:
         while True:
-            await asyncio.sleep(self._poll_seconds)
+            await self._sleep(self._poll_seconds)
             try:
                 await self.pick_up_due()
             except asyncio.CancelledError:
@@ -109,7 +113,7 @@ class TimerScheduler:
 
     async def _wait(self, game_id: int, purpose: str, deadline: float) -> None:
         try:
-            await asyncio.sleep(max(0.0, deadline - self._clock()))
+            await self._sleep(max(0.0, deadline - self._clock()))
             if self._tasks.get((game_id, purpose)) is asyncio.current_task():
                 del self._tasks[(game_id, purpose)]
                 self._deadlines.pop((game_id, purpose), None)

@@ -325,6 +325,33 @@ def name_pattern(name: str, others: set[str]) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w){before}{re.escape(name)}(?!\w){after}")
 
 
+class VirtualDeadlines:
+    """The bot's wait for a deadline (``DragonTavern.sleep``) on the fuzzer's clock only.
+
+    simcord counts a plain sleep that ends within its settle window (30 s in ``tests.fuzz.run``)
+    as work in progress: it waits for it on the wall clock, then moves its virtual clock to
+    it. With the shortest turn time an admin may set (30 s, its reminder at 15 s) every step
+    then waited up to 15 real seconds for a timer, and one whose wall-clock instant fell near
+    the end of a step's window started work (an AI turn for the late seat) that could not end
+    inside it: "bot did not settle while advancing time" (Farkle seed 6, step 794). The run
+    also depended on the machine's speed. Declared as an external wait, a timer fires only when
+    the fuzzer moves time (``advance_time``), so a seed makes the same run on any machine.
+    Set ``env`` once the simcord env runs; until then (and in tasks simcord does not count as
+    the bot's, e.g. those the ``concurrent`` kind starts) it is a plain sleep."""
+
+    def __init__(self) -> None:
+        self.env: Any = None
+
+    async def __call__(self, seconds: float) -> None:
+        if self.env is not None:
+            try:
+                await self.env.external_wait(asyncio.sleep(seconds), reason="a bot deadline (timer or retry)")
+                return
+            except SetupError:  # not the bot's own task: simcord refused before waiting
+                pass
+        await asyncio.sleep(seconds)
+
+
 @dataclass
 class Member:
     key: str

@@ -18,10 +18,13 @@ from typing import Any
 import discord
 import simcord
 
-from bot import create_bot
-from tests.fuzz.fuzzer import Fuzzer, Stats
+from bot import DragonTavern, create_bot
+from tests.fuzz.fuzzer import Fuzzer, Stats, VirtualDeadlines
 
 GAMES = ("farkle", "ninesons", "flagon")
+# simcord's settle window: a replay GIF (up to 200 frames) takes seconds on a busy machine, off
+# the loop. The bot's own deadlines wait for the fuzzer's clock (VirtualDeadlines), not for it.
+SETTLE_SECONDS = 30.0
 
 
 def build_world(env: Any) -> tuple[Any, Any, Any, dict[str, Any]]:
@@ -44,17 +47,30 @@ def build_world(env: Any) -> tuple[Any, Any, Any, dict[str, Any]]:
     return guild, channel, other, members
 
 
-async def fuzz_game(kind: str, steps: int, seed: int, database: Path) -> tuple[Stats, bool]:
+def fuzz_bot(database: Path, deadlines: VirtualDeadlines) -> DragonTavern:
+    """A new bot on the run's database whose timers and retries wait for the fuzzer's clock."""
     bot = create_bot(database_path=database)
-    # settle_timeout: a replay GIF (up to 200 frames) takes seconds on a busy machine, off the loop.
-    async with simcord.run(bot, check_errors=False, settle_timeout=30.0) as env:
-        guild, channel, other, members = build_world(env)
-        fuzzer = Fuzzer(env, bot, guild, channel, other, members, kind=kind, seed=seed,
-                        bot_factory=lambda: create_bot(database_path=database))
-        stats = await fuzzer.run(steps)
-        finished = await fuzzer.finish_current_game()
-        env.errors  # noqa: B018 - inspected: every error was counted as a failure above
-    await fuzzer.bot.close()  # simcord's shutdown leaves the database thread running otherwise
+    bot.sleep = deadlines
+    return bot
+
+
+async def fuzz_game(kind: str, steps: int, seed: int, database: Path) -> tuple[Stats, bool]:
+    deadlines = VirtualDeadlines()
+    bot = fuzz_bot(database, deadlines)
+    fuzzer: Fuzzer | None = None
+    try:
+        async with simcord.run(bot, check_errors=False, settle_timeout=SETTLE_SECONDS) as env:
+            deadlines.env = env
+            guild, channel, other, members = build_world(env)
+            fuzzer = Fuzzer(env, bot, guild, channel, other, members, kind=kind, seed=seed,
+                            bot_factory=lambda: fuzz_bot(database, deadlines))
+            stats = await fuzzer.run(steps)
+            finished = await fuzzer.finish_current_game()
+            env.errors  # noqa: B018 - inspected: every error was counted as a failure above
+    finally:
+        # simcord's shutdown leaves the database thread running otherwise, and the process
+        # would never exit after a run that stopped on an exception.
+        await (fuzzer.bot if fuzzer is not None else bot).close()
     return stats, finished
 
 

@@ -157,3 +157,23 @@ def test_the_fuzz_runner_leaves_no_database_thread_behind(tmp_path, monkeypatch)
     for thread in left:
         thread.join(timeout=5)
     assert not [t for t in left if t.is_alive()]
+
+
+def test_a_fuzz_run_that_stops_on_an_exception_still_exits(tmp_path, monkeypatch):
+    """A step that raised (Farkle seed 6 stopped on simcord's TimeoutError) skipped closing the
+    bot: the traceback was printed and the process then waited for ever on its database thread."""
+    original = Fuzzer.step
+
+    async def step_then_stop(self, kind):
+        if self.stats.steps == 5:
+            raise TimeoutError("bot did not settle while advancing time")
+        await original(self, kind)
+
+    monkeypatch.setattr(Fuzzer, "step", step_then_stop)
+    before = set(threading.enumerate())
+    with pytest.raises(TimeoutError):
+        asyncio.run(fuzz_game("ninesons", 40, 3, tmp_path / "fuzz.sqlite3"))
+    left = [t for t in threading.enumerate() if t not in before and not t.daemon]  # any would hold the exit
+    for thread in left:
+        thread.join(timeout=5)
+    assert not [t for t in left if t.is_alive()]

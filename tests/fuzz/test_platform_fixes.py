@@ -41,3 +41,40 @@ def test_farkle_defender_ping_after_an_earlier_brawl_in_the_same_outcome():
     earlier = Event("attack_done", "{p2}'s Brawl attack score is 300. {p1} defends.")
     text = farkle_ui.announce(rec, game, [earlier, *new_brawl])
     assert text is not None and "{@p2}" in text and "brawls with you" in text
+
+
+async def test_the_bots_timers_wait_for_the_fuzzers_clock(tmp_path):
+    # Found by the fuzzer (Farkle seed 6, step 794, "bot did not settle while advancing time"):
+    # with turn_timeout 30 s (the shortest an admin may set) the reminder was due in 15 s, inside
+    # simcord's 30 s settle window, so each step waited for it on the wall clock; a timer due near
+    # the end of a step's window started an AI turn for the late seat that could not end inside
+    # it. The fuzzer's timers now fire only when it moves time; the bot was not at fault.
+    import time
+
+    import simcord
+
+    from tests.fuzz.fuzzer import Fuzzer, VirtualDeadlines
+    from tests.fuzz.run import SETTLE_SECONDS, build_world, fuzz_bot
+
+    deadlines = VirtualDeadlines()
+    bot = fuzz_bot(tmp_path / "fuzz.sqlite3", deadlines)
+    try:
+        async with simcord.run(bot, settle_timeout=SETTLE_SECONDS) as env:
+            deadlines.env = env
+            guild, channel, other, members = build_world(env)
+            fuzzer = Fuzzer(env, bot, guild, channel, other, members, kind="farkle", seed=6)
+            await members["admin"].slash(channel, "config set", setting="turn_timeout.farkle", value="30")
+            game_id = await fuzzer.open_game()
+            timers = {purpose for gid, purpose, _ in await bot.service.db.timers() if gid == game_id}
+            assert timers == {"remind", "turn"}  # before: the reminder (15 s) had fired on the wall clock
+            started, began = env.now(), time.perf_counter()
+            result = await members["alice"].slash(channel, "game status")
+            assert "The board is below." in (result.response.content or "")
+            assert time.perf_counter() - began < 10  # was 15 s and more: the reminder's wall-clock wait
+            assert env.now() == started  # no timer fired on its own
+            assert not [a for a in await bot.service.db.actions(game_id) if a.source == "timeout"]
+            await env.advance_time(31)  # the fuzzer moves time: the turn runs out, the AI acts for the seat
+            assert [a for a in await bot.service.db.actions(game_id) if a.source == "timeout"]
+            env.errors  # noqa: B018 - inspected: the fuzzer's churn sends refused clicks on purpose
+    finally:
+        await bot.close()
