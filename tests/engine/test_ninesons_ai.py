@@ -122,3 +122,21 @@ def test_hard_uses_the_repetition_rule():
     assert choose_action(ahead, A, "hard", 0, node_budget=SMALL) == "c3-d3"  # ends the game as the winner
     behind = _repetition_position([0, 2])
     assert choose_action(behind, A, "hard", 0, node_budget=SMALL) != "c3-d3"  # would end it as the loser
+
+
+def test_search_depends_on_nodes_not_on_the_clock(monkeypatch):
+    """A machine ten times slower (a clock that runs fast) still gives the same move for a seed."""
+    import engine.ninesons.ai as ai_mod
+
+    g = new_game(P, 3)
+    r = random.Random(7)
+    for _ in range(14):
+        who = g.to_act()[0]
+        g.play(who, r.choice(g.legal_actions(who)))
+    who = g.to_act()[0]
+    levels = [lv for lv in ai_mod.LEVELS if lv not in ("easy",)]
+    normal = {lv: choose_action(g, who, lv, 5) for lv in levels}
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(ai_mod.time, "perf_counter", lambda: next(ticks) * 0.1)
+    slow = {lv: choose_action(g, who, lv, 5) for lv in levels}
+    assert slow == normal
