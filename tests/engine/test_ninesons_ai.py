@@ -140,3 +140,27 @@ def test_search_depends_on_nodes_not_on_the_clock(monkeypatch):
     monkeypatch.setattr(ai_mod.time, "perf_counter", lambda: next(ticks) * 0.1)
     slow = {lv: choose_action(g, who, lv, 5) for lv in levels}
     assert slow == normal
+
+
+def test_expert_reach_matches_the_rules_move_generator():
+    """The expert's evaluation walks the moves itself: same cells and count as core.gen_moves."""
+    from engine.ninesons import core
+    from engine.ninesons.expert import _reach
+
+    r = random.Random(11)
+    checked = 0
+    for seed in range(6):
+        g = new_game(P, seed)
+        for _ in range(60):
+            if g.is_over:
+                break
+            masks, counts = _reach(g.st)
+            for p in (0, 1):
+                moves = core.gen_moves(g.st, p)
+                cells = {c for _, path in moves for c in path[1:]}
+                assert masks[p] == sum(1 << c for c in cells)
+                assert counts[p] == len(moves)
+                checked += 1
+            who = g.to_act()[0]
+            g.play(who, r.choice(g.legal_actions(who)))
+    assert checked > 100
