@@ -67,8 +67,11 @@ class Reference:
             if nxt.over:
                 val = _score(nxt, side)
             elif nxt.turn == side:
-                val = self.negamax(nxt, depth, alpha, beta) if m[0] == core.TAME else self.negamax(
-                    nxt, depth - 1, alpha, beta)
+                val = (
+                    self.negamax(nxt, depth, alpha, beta)
+                    if m[0] == core.TAME
+                    else self.negamax(nxt, depth - 1, alpha, beta)
+                )
             else:
                 val = -self.negamax(nxt, depth - 1, -beta, -alpha)
             if val >= beta:
@@ -138,11 +141,20 @@ def match(level: str, games: int) -> dict[str, Any]:
             score += 0.5
         elif res.winners == [ai_seat]:
             score += 1.0
-        print(f"game {i + 1}: {level} {'won' if res.winners == [ai_seat] else 'did not win'} "
-              f"({res.reason}); running {score}/{i + 1}", flush=True)
+        print(
+            f"game {i + 1}: {level} {'won' if res.winners == [ai_seat] else 'did not win'} "
+            f"({res.reason}); running {score}/{i + 1}",
+            flush=True,
+        )
     lo, hi = wilson(score, games)
-    return {"level": level, "games": games, "score": score / games, "wilson": [lo, hi],
-            "ai_mean_s": sum(ai_times) / len(ai_times), "reference_mean_s": sum(ref_times) / len(ref_times)}
+    return {
+        "level": level,
+        "games": games,
+        "score": score / games,
+        "wilson": [lo, hi],
+        "ai_mean_s": sum(ai_times) / len(ai_times),
+        "reference_mean_s": sum(ref_times) / len(ref_times),
+    }
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -151,9 +163,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--level", default="expert")
     args = ap.parse_args(argv)
     r = match(args.level, args.games)
-    print(f"{r['level']} vs reference at equal time: {100 * r['score']:.0f} % of {r['games']} games "
-          f"[{100 * r['wilson'][0]:.0f}, {100 * r['wilson'][1]:.0f}]; mean s per move: "
-          f"{r['level']} {r['ai_mean_s']:.2f}, reference {r['reference_mean_s']:.2f}")
+    print(
+        f"{r['level']} vs reference at equal time: {100 * r['score']:.0f} % of {r['games']} games "
+        f"[{100 * r['wilson'][0]:.0f}, {100 * r['wilson'][1]:.0f}]; mean s per move: "
+        f"{r['level']} {r['ai_mean_s']:.2f}, reference {r['reference_mean_s']:.2f}"
+    )
     return r
 
 

@@ -15,6 +15,7 @@ import math
 import sys
 import time
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from bench.common import latency_ms, merge_results
@@ -48,9 +49,14 @@ class Pair:
     def row(self) -> dict[str, Any]:
         lo, hi = wilson(self.score, self.games)
         out: dict[str, Any] = {
-            "game": self.game, "seats": self.seats, "higher": self.high, "lower": self.low,
-            "games": self.games, "higher_score": self.score / self.games if self.games else 0.0,
-            "wilson_low": lo, "wilson_high": hi,
+            "game": self.game,
+            "seats": self.seats,
+            "higher": self.high,
+            "lower": self.low,
+            "games": self.games,
+            "higher_score": self.score / self.games if self.games else 0.0,
+            "wilson_low": lo,
+            "wilson_high": hi,
         }
         for level, ts in self.times.items():
             out[f"{level}_ms"] = latency_ms(ts)
@@ -104,15 +110,21 @@ def ladder(game: str) -> list[str]:
 
 
 def print_table(rows: list[dict[str, Any]]) -> None:
-    print("| game | seats | pair (higher vs lower) | games | higher wins [95 % CI] | ms per decision, median / p99 |")
+    print(
+        "| game | seats | pair (higher vs lower) | games | higher wins [95 % CI] | ms per decision, median / p99 |"
+    )
     print("| --- | --- | --- | --- | --- | --- |")
     for r in rows:
         hi_t = r.get(f"{r['higher']}_ms", {})
         lo_t = r.get(f"{r['lower']}_ms", {})
-        t = (f"{r['higher']} {hi_t.get('latency_ms_median', 0):.1f} / {hi_t.get('latency_ms_p99', 0):.0f} · "
-             f"{r['lower']} {lo_t.get('latency_ms_median', 0):.1f} / {lo_t.get('latency_ms_p99', 0):.0f}")
-        print(f"| {r['game']} | {r['seats']} | {r['higher']} vs {r['lower']} | {r['games']} | "
-              f"{100 * r['higher_score']:.1f} % [{100 * r['wilson_low']:.0f}, {100 * r['wilson_high']:.0f}] | {t} |")
+        t = (
+            f"{r['higher']} {hi_t.get('latency_ms_median', 0):.1f} / {hi_t.get('latency_ms_p99', 0):.0f} · "
+            f"{r['lower']} {lo_t.get('latency_ms_median', 0):.1f} / {lo_t.get('latency_ms_p99', 0):.0f}"
+        )
+        print(
+            f"| {r['game']} | {r['seats']} | {r['higher']} vs {r['lower']} | {r['games']} | "
+            f"{100 * r['higher_score']:.1f} % [{100 * r['wilson_low']:.0f}, {100 * r['wilson_high']:.0f}] | {t} |"
+        )
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -130,8 +142,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             continue
         n = args.games or (QUICK_GAMES if args.quick else FULL_GAMES)[game]
         levels = ladder(game)
-        for seats in ((2, 4) if game == "flagon" else (2,)):
-            for low, high in zip(levels, levels[1:], strict=False):
+        for seats in (2, 4) if game == "flagon" else (2,):
+            for low, high in pairwise(levels):
                 if args.pair and args.pair != f"{high}:{low}":
                     continue
                 started = time.perf_counter()

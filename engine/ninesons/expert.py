@@ -78,7 +78,7 @@ def _reach(st: State) -> tuple[list[int], list[int]]:
                     continue
                 for t3 in ADJ[t2]:
                     tv = top[t3]
-                    if t3 == s or t3 == t1 or tv < 0 or (tv and not GE[c3][tv]):
+                    if t3 in (s, t1) or tv < 0 or (tv and not GE[c3][tv]):
                         continue
                     m |= 1 << t1 | 1 << t2 | 1 << t3
                     k += 1
@@ -279,8 +279,9 @@ class ExpertSearch:
             pass
         return best_move, best_val, completed
 
-    def _child(self, st: State, child: State, depth: int, alpha: int, beta: int, ply: int,
-               quiet_left: int | None) -> int:
+    def _child(
+        self, st: State, child: State, depth: int, alpha: int, beta: int, ply: int, quiet_left: int | None
+    ) -> int:
         """The value of ``child`` for ``st``'s side to act (a taming choice keeps the same side)."""
         if child.over:
             self._tick()
