@@ -137,7 +137,8 @@ def _plausible_first(game: FlagonGame, cid: str, pool: list[str], rnd: random.Ra
     r = Rules(game.s, Ctx([]))
     cards = load_cards()
     prone = game.s["chars"][cid]["prone"]
-    likely, rest = [], []
+    likely: list[str] = []
+    rest: list[str] = []
     for k in pool:
         card = cards[k]
         ok = not (prone and card["purple"]) and r.requirement_unmet(cid, card) is None

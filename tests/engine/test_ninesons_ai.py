@@ -21,7 +21,7 @@ def pos(cells, **kw) -> NineSonsGame:
     return NineSonsGame.from_position(P, cells, **kw)
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard", "random", "greedy"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert", "random", "greedy"])
 def test_every_level_returns_a_legal_action(level):
     r = random.Random(5)
     for seed in range(4):
@@ -34,7 +34,7 @@ def test_every_level_returns_a_legal_action(level):
         if g.is_over:
             continue
         who = g.to_act()[0]
-        kw = {"node_budget": SMALL} if level == "hard" else {}
+        kw = {"node_budget": SMALL} if level in ("hard", "expert") else {}
         assert choose_action(g, who, level, seed, **kw) in g.legal_actions(who)
 
 
@@ -61,13 +61,13 @@ def test_ai_does_not_depend_on_the_deck_order():
     cells = {"c1": "B1 B2", "c2": "A6", "a3": "B4"}
     g1 = pos(cells, deck=["BiAn", "FuXi", "PuLao"])
     g2 = pos(cells, deck=["PuLao", "BiAn", "FuXi"])
-    for level in ("medium", "hard"):
+    for level in ("medium", "hard", "expert"):
         assert choose_action(g1, A, level, 4, node_budget=SMALL) == choose_action(
             g2, A, level, 4, node_budget=SMALL
         )
 
 
-@pytest.mark.parametrize("level", ["medium", "hard", "greedy"])
+@pytest.mark.parametrize("level", ["medium", "hard", "expert", "greedy"])
 def test_takes_the_winning_tame(level):
     g = pos({"c1": "B1 B2", "c2": "A6", "a3": "B4"}, slots={"S2": "PuLao"}, deck=["BiAn"], scores=[5, 0])
     assert choose_action(g, A, level, 1, node_budget=SMALL) == "c2-c1"
@@ -79,19 +79,20 @@ def test_easy_usually_takes_the_winning_tame():
     assert 10 <= picks.count("c2-c1") < 20  # greedy-light, not perfect
 
 
-@pytest.mark.parametrize("level", ["medium", "hard"])
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
 def test_chooses_to_tame_itself_in_a_contest(level):
     g = pos({"c2": "B4 A6", "c3": "B1 B2", "d3": "A3 B5"}, deck=["BiAn"])
     g.play(A, "c2-c3-d3")
     assert choose_action(g, A, level, 0, node_budget=SMALL) == "tame:S6:d3"
 
 
-def test_hard_does_not_hand_the_opponent_the_game():
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_does_not_hand_the_opponent_the_game(level):
     # bob has 6 points; a die on the 2-stack at a1 would let bob finish it next turn
     g = pos(
         {"a1": "A2 A3", "b1": "B6"}, scores=[0, 6], deck=["BiAn"], reserves=[[1, 4, 5, 6], [1, 2, 3, 4, 5]]
     )
-    act = choose_action(g, A, "hard", 2, node_budget=4000)
+    act = choose_action(g, A, level, 2, node_budget=4000)
     h = pos(
         {"a1": "A2 A3", "b1": "B6"}, scores=[0, 6], deck=["BiAn"], reserves=[[1, 4, 5, 6], [1, 2, 3, 4, 5]]
     )
@@ -117,11 +118,12 @@ def _repetition_position(scores):
     return g
 
 
-def test_hard_uses_the_repetition_rule():
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_uses_the_repetition_rule(level):
     ahead = _repetition_position([2, 0])
-    assert choose_action(ahead, A, "hard", 0, node_budget=SMALL) == "c3-d3"  # ends the game as the winner
+    assert choose_action(ahead, A, level, 0, node_budget=SMALL) == "c3-d3"  # ends the game as the winner
     behind = _repetition_position([0, 2])
-    assert choose_action(behind, A, "hard", 0, node_budget=SMALL) != "c3-d3"  # would end it as the loser
+    assert choose_action(behind, A, level, 0, node_budget=SMALL) != "c3-d3"  # would end it as the loser
 
 
 def test_search_depends_on_nodes_not_on_the_clock(monkeypatch):
