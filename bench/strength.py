@@ -21,7 +21,7 @@ from typing import Any
 from bench.common import latency_ms, merge_results
 from engine import registry
 
-QUICK_GAMES = {"ninesons": 16, "farkle": 200, "flagon": 16}
+QUICK_GAMES = {"ninesons": 8, "farkle": 200, "flagon": 8}
 FULL_GAMES = {"ninesons": 60, "farkle": 1000, "flagon": 60}
 
 
@@ -102,6 +102,11 @@ def run_pair(game: str, high: str, low: str, seats: int, games: int, seed0: int 
         share = play(game, order, seed0 + 1000 + i // 2, pair.times)  # both seatings of one seed
         pair.score += share.get(high, 0.0)
         pair.games += 1
+        print(
+            f"  {game} {high} vs {low}, {seats} seats: game {pair.games}, {high} {pair.score:g}",
+            file=sys.stderr,
+            flush=True,
+        )
     return pair
 
 
