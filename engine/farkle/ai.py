@@ -303,7 +303,7 @@ class _Brain:
         n = len(self.g.dice_on_table())
         t = s["total"]
         full = s["full"] or 6
-        best, best_v = keeps[0], -1.0
+        best, best_v = keeps[0], float("-inf")
         army = s["armies"][self.me]
         for k in keeps:
             sel = self._dice(k)

@@ -138,9 +138,7 @@ class FarkleCore(Game):
         )
         return has_items or active
 
-    def _draw_item(
-        self, events: list[Event], who: str, into: Literal["pending", "hands"] = "pending"
-    ) -> str | None:
+    def _draw_item(self, events: list[Event], who: str, into: Literal["pending", "hands"] = "pending") -> str | None:
         s = self.s
         if not s["item_deck"]:
             if not s["item_discard"]:
@@ -182,3 +180,4 @@ class FarkleCore(Game):
     def _public_item_stake_defender(self, d: str) -> bool:
         s = self.s
         return len(s["hands"][d]) > 0
+

@@ -44,9 +44,8 @@ def use_item(g: TurnFlow, player: str, arg: str, events: list[Event]) -> None:
     elif e in EVENT_FACE_CHANGES:
         was, now = EVENT_FACE_CHANGES[e]
         s["event"] = now
-        events.append(
-            Event("use_item", f"{said}: the {was.title()} face counts as {now.title()}.", data={"item": item})
-        )
+        events.append(Event("use_item", f"{said}: the {was.title()} face counts as {now.title()}.",
+                            data={"item": item}))
         g._after_roll(events)
     elif e == "ignore_battle_loss":
         s["no_loss"] = True
@@ -75,7 +74,6 @@ def use_item(g: TurnFlow, player: str, arg: str, events: list[Event]) -> None:
             )
         )
 
-
 def use_companion(g: TurnFlow, player: str, arg: str, events: list[Event]) -> None:
     s = g.s
     comp = g.card(s["companions"][player])
@@ -102,3 +100,4 @@ def use_companion(g: TurnFlow, player: str, arg: str, events: list[Event]) -> No
         events.append(Event("companion", f"{{{player}}}'s {comp.name} swaps a Magic Item for a new one."))
         events.append(Event("companion_private", f"You discard {g.card(arg).name}.", to=player))
         g._draw_item(events, player, into="hands")
+

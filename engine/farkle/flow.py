@@ -355,10 +355,10 @@ class TurnFlow(FarkleCore):
         events.append(Event("dragon_heals", "The dragon regenerates all its damage."))
         self._end_turn(events)
 
+
     def _start_attack(self, events: list[Event]) -> None:
         s = self.s
         a = self.current
-        s.update(
-            {"actor": a, "pool": s["attack_full"], "full": s["attack_full"], "total": 0, "set_aside": []}
-        )
+        s.update({"actor": a, "pool": s["attack_full"], "full": s["attack_full"], "total": 0, "set_aside": []})
         self._roll(events)
+

@@ -121,6 +121,7 @@ class FarkleGame(TurnFlow):
     def to_act(self) -> list[str]:
         return PHASES[self.s["phase"]].to_act(self)
 
+
     @property
     def is_over(self) -> bool:
         return self.s["phase"] == "over"

@@ -263,7 +263,11 @@ MOVES: dict[str, Move] = {
 # ---------------------------------------------------------------------------------- phases
 def _give_actions(g: TurnFlow, player: str, effects: dict[str, str]) -> list[str]:
     return [
-        f"use:{i}:{q}" for i, e in effects.items() if e == "give_away" for q in g.s["players"] if q != player
+        f"use:{i}:{q}"
+        for i, e in effects.items()
+        if e == "give_away"
+        for q in g.s["players"]
+        if q != player
     ]
 
 

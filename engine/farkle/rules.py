@@ -90,14 +90,8 @@ def score_table(options: dict[str, Any]) -> ScoreTable:
 def check_options(options: dict[str, Any]) -> dict[str, Any]:
     """Fill defaults, refuse unknown names and bad values (ValueError with a readable reason)."""
     resolved = resolve_options(OPTIONS, options, "Dragon Farkle")
-    if (
-        not resolved["battle_dragon_damage"]
-        and not resolved["battle_rally_damage"]
-        and not resolved["max_rounds"]
-    ):
+    if not resolved["battle_dragon_damage"] and not resolved["battle_rally_damage"] and not resolved["max_rounds"]:
         # The dragon could never be hurt and no round limit would end it: a game nobody can win.
-        raise InvalidSetup(
-            "Dragon Farkle: with battle_dragon_damage=0 and battle_rally_damage=0 the dragon can't "
-            "be slain, so set max_rounds to end the game."
-        )
+        raise InvalidSetup("Dragon Farkle: with battle_dragon_damage=0 and battle_rally_damage=0 the dragon can't "
+                         "be slain, so set max_rounds to end the game.")
     return resolved

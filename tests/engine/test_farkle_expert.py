@@ -90,3 +90,15 @@ def test_expert_plays_whole_games_and_falls_back_to_hard_under_other_rules() -> 
     g = setup([([1, 1, 5, 5, 2, 3], "blank")], armies={"p1": 4600}, dragon_eats="turn")
     g.play("p1", "recruit")
     assert choose_action(g, "p1", "expert", 0) == choose_action(g, "p1", "hard", 0)
+
+
+def test_expert_keeps_by_the_table() -> None:
+    """Three 1s (1,000 soldiers) beat a single 1 with five dice left: the expert keeps them."""
+    g = setup([([1, 1, 1, 2, 4, 5], "blank")], armies={"p1": 2850})
+    g.play("p1", "recruit")
+    keep = choose_action(g, "p1", "expert", 0)
+    assert keep in ("keep:1,1,1", "keep:1,1,1,5")
+    table = shipped()
+    left = 3 if keep == "keep:1,1,1" else 2
+    gain = 1000 if left == 3 else 1050
+    assert table.cost(2850, left, gain) < table.cost(2850, 5, 100)
