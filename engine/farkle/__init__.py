@@ -50,7 +50,7 @@ register(
         game_class=FarkleGame,
         new_game=new_game,
         choose_ai_action=_choose_ai_action,
-        ai_levels=("easy", "medium", "hard"),
+        ai_levels=("easy", "medium", "hard", "expert"),
         rules_summary=RULES_SUMMARY,
         emoji="🐉",
         turn_timeout=300,

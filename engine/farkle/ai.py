@@ -5,8 +5,13 @@ playing on optimally with ``n`` dice left and ``t`` soldiers in the temporary ba
 real Event die (Dragon eats a roll or cancels a Farkle, Rally doubles or draws an item worth
 :data:`ITEM_VALUE`). It is solved once per scoring table by backward induction over ``t``
 (values only grow except on the Dragon face, which is solved as a small fixed point per ``t``).
-``hard`` keeps the dice and stops exactly where continuing no longer pays; ``medium`` uses the
-same table for keeping but a coarser stop rule; ``easy`` plays greedily with a random stop.
+``hard`` keeps the dice and stops exactly where continuing no longer pays in soldiers (and banks
+as soon as the Keep opens) and brawls whoever may attack the dragon next; ``medium`` keeps the
+most soldiers now, stops by a fixed table and never brawls;
+``easy`` plays greedily with a random stop. ``expert`` plays Recruit turns from the value of the
+game state instead of soldiers: the expected number of turns to slay the dragon, solved offline
+(:mod:`engine.farkle.turn_solver`, shipped in ``data/expert_turns.bin``); the Brawl and Keep
+choices are hard's.
 
 The AI reads only public state and its own items (never another player's hand).
 """
@@ -21,11 +26,13 @@ from math import factorial
 from typing import TYPE_CHECKING
 
 from engine.farkle.rules import CONSTANTS
-from engine.farkle.scoring import ScoreTable, score, score_all, scoring_selections
+from engine.farkle.scoring import DEFAULT_TABLE, ScoreTable, score, score_all, scoring_selections
 
 if TYPE_CHECKING:
     from engine.farkle.game import FarkleGame
+    from engine.farkle.turn_solver import ShippedTable
 
+LEVELS = ("easy", "medium", "hard", "expert")
 KEEP_MIN_ARMY: int = CONSTANTS["keep_min_army"]
 STEP = 50
 T_MAX = 8000  # above this the table assumes stopping (far beyond any sensible bank)
@@ -159,12 +166,22 @@ def continue_value(table: ScoreTable, n: int, t: int) -> float:
 # ---------------------------------------------------------------------------------- AI
 
 
+def _turn_table(game: FarkleGame) -> ShippedTable | None:
+    """The shipped game-state table, if this game plays the rules it was solved for."""
+    from engine.farkle import turn_solver
+
+    opt = game.opt
+    if game.table != DEFAULT_TABLE or any(opt[k] != v for k, v in turn_solver.SOLVED_OPTIONS.items()):
+        return None
+    return turn_solver.shipped()
+
+
 def choose_action(game: FarkleGame, player: str, level: str, seed: int) -> str:
     """Pick one of ``game.legal_actions(player)`` for ``player`` at ``level``."""
     legal = game.legal_actions(player)
     if not legal:
         raise ValueError(f"{player} has no legal action")
-    if level not in ("easy", "medium", "hard"):
+    if level not in LEVELS:
         raise ValueError(f"unknown AI level `{level}`")
     rng = random.Random(seed)
     choice = _Brain(game, player, level, rng, legal).decide()
@@ -181,6 +198,10 @@ class _Brain:
         self.level = level
         self.rng = rng
         self.legal = legal
+        # expert reads the shipped game-state table, solved for the default rules only
+        self.turns = _turn_table(game) if level == "expert" else None
+        if level == "expert":
+            self.level = "hard"  # every choice the table does not cover is hard's
 
     # -- helpers
     def _items(self, prefix: str) -> list[str]:
@@ -216,6 +237,8 @@ class _Brain:
         if self.level == "easy":
             if self.rng.random() < 0.2:
                 return f"brawl:{self.rng.choice(opps)}"
+            return "recruit"
+        if self.level == "medium":  # medium minds its own army: it never brawls
             return "recruit"
         threat = max(opps, key=lambda q: s["armies"][q])
         # Someone who may attack the dragon next turn: a won Brawl can drop them below the Keep.
@@ -258,7 +281,19 @@ class _Brain:
                 return use
         if self.level == "easy":
             return max(keeps, key=lambda k: (score(self._dice(k), self.g.table) or 0, len(k)))
+        if self.level == "medium":  # the most soldiers now, then the most dice left to roll
+            return max(keeps, key=lambda k: (self._keep_gain(k), -len(k)))
         return self._best_keep(keeps)
+
+    def _keep_gain(self, keep: str) -> int:
+        """Soldiers this keep adds to the bank (Dragon eats them; Rally: the better of its two)."""
+        v = score(self._dice(keep), self.g.table) or 0
+        event = self.s["event"]
+        if event == "dragon":
+            return 0
+        if event == "rally":
+            return max(2 * v, v + ITEM_VALUE)
+        return v
 
     def _dice(self, keep: str) -> tuple[int, ...]:
         return tuple(int(x) for x in keep.split(":", 1)[1].split(","))
@@ -268,17 +303,16 @@ class _Brain:
         n = len(self.g.dice_on_table())
         t = s["total"]
         full = s["full"] or 6
-        best, best_v = keeps[0], -1.0
+        best, best_v = keeps[0], float("-inf")
+        army = s["armies"][self.me]
         for k in keeps:
             sel = self._dice(k)
-            v = score(sel, table) or 0
-            if s["event"] == "dragon":
-                v = 0
-            elif s["event"] == "rally":
-                v = max(2 * v, v + ITEM_VALUE)
+            v = self._keep_gain(k)
             left = n - len(sel)
             left = full if left == 0 else left
             worth = _v(table, left, t + v)
+            if self.turns is not None and s["action"] == "recruit":
+                worth = -self.turns.cost(army, left, t + v)  # fewer expected turns to win is better
             if self._aim() is not None:
                 # Brawl: more dice left matters more than the table's risk-neutral view.
                 worth = t + v + 40 * left
@@ -371,6 +405,8 @@ class _Brain:
             stop = banner
         if t == 0:
             return "roll"
+        if self.turns is not None:
+            return stop if self.turns.should_stop(s["armies"][me], n, t) else "roll"
         if s["armies"][me] + t >= KEEP_MIN_ARMY > s["armies"][me]:
             return stop
         if self.level == "medium":

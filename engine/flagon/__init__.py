@@ -33,7 +33,7 @@ register(
         game_class=FlagonGame,
         new_game=new_game,
         choose_ai_action=choose_action,
-        ai_levels=("easy", "medium", "hard"),
+        ai_levels=("easy", "medium", "hard", "expert"),
         rules_summary=RULES_SUMMARY,
         emoji="🍺",
         turn_timeout=600,

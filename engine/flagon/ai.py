@@ -6,7 +6,12 @@
   never looks at real hidden plans), the step is played out with quick policies, and the card
   with the best average reputation balance is planned. Choices while a card resolves are scored
   by playing the rest of the activation out for each option.
-* ``hard``: medium with more samples.
+* ``hard``: an opponent model instead of blind samples. The other characters' hidden plans are
+  sampled as medium would have planned them: cards whose requirements hold now first (medium
+  plans among those), the rest only to fill the slots. More samples per candidate than medium.
+* ``expert``: hard with more samples, for plans and for choices while a card resolves.
+
+Every level is deterministic for a seed (no clock is read).
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from engine.flagon.rules import Ctx, Rules
 # Cards a player is happy to give away to a Daze (cheap, harmless when revealed later).
 DAZE_PREFERENCE = ("move", "move2", "dash", "pickup", "riposte", "slash")
 CHAR_PREFERENCE = ("thras", "asma", "goodheart", "montero", "margalo", "teo", "nari", "tuuli", "jack")
-SAMPLES = {"medium": 2, "hard": 4}
+SAMPLES = {"medium": 2, "hard": 4, "expert": 6}
+CHOICE_SAMPLES = {"medium": 2, "hard": 2, "expert": 3}
+MODELLED = ("hard", "expert")  # levels that sample the others' plans as medium would plan them
 ROLLOUT_LIMIT = 80
 
 
@@ -56,8 +63,8 @@ def choose_action(game: Game, player: str, level: str, seed: int) -> str:
     if verb == "plan":
         if level == "easy":
             return _plan_easy(game, acts, rnd)
-        return _plan_mc(game, player, acts, rnd, SAMPLES.get(level, 3))
-    return _choice_mc(game, player, acts, rnd)
+        return _plan_mc(game, player, acts, rnd, SAMPLES.get(level, 3), level in MODELLED)
+    return _choice_mc(game, player, acts, rnd, CHOICE_SAMPLES.get(level, 2), level in MODELLED)
 
 
 # ---------------------------------------------------------------- quick policies
@@ -124,7 +131,24 @@ def _score(game: FlagonGame, player: str) -> float:
     return val
 
 
-def _determinize(game: FlagonGame, player: str, rnd: random.Random) -> FlagonGame:
+def _plausible_first(game: FlagonGame, cid: str, pool: list[str], rnd: random.Random) -> list[str]:
+    """The opponent model: ``pool`` shuffled with the cards medium would plan for ``cid`` now
+    (requirements met, not purple while prone) ahead of the rest."""
+    r = Rules(game.s, Ctx([]))
+    cards = load_cards()
+    prone = game.s["chars"][cid]["prone"]
+    likely: list[str] = []
+    rest: list[str] = []
+    for k in pool:
+        card = cards[k]
+        ok = not (prone and card["purple"]) and r.requirement_unmet(cid, card) is None
+        (likely if ok else rest).append(k)
+    rnd.shuffle(likely)
+    rnd.shuffle(rest)
+    return likely + rest
+
+
+def _determinize(game: FlagonGame, player: str, rnd: random.Random, model: bool = False) -> FlagonGame:
     """A copy in which every hidden card of the other players is replaced by a plausible sample.
 
     Mid-card (a question with a replay snapshot) the snapshot is determinized instead, the other
@@ -146,6 +170,8 @@ def _determinize(game: FlagonGame, player: str, rnd: random.Random) -> FlagonGam
         public = set(c["faceup"]) | set(c["removed"]) | set(c["mat"]) | set(keep) | revealed
         pool = [k for k in deck_of(cid) if k not in public and k != c.get("playing")]
         rnd.shuffle(pool)
+        if model and not replay:
+            pool = _plausible_first(game, cid, pool, rnd)
         n = len(slots) - len(keep)
         c["slots"] = keep + pool[:n]
         spare[cid] = pool[n:]
@@ -187,7 +213,9 @@ def _rollout(g: FlagonGame, player: str, rnd: random.Random, done: Any) -> float
     return _score(g, player)
 
 
-def _plan_mc(game: FlagonGame, player: str, acts: list[str], rnd: random.Random, samples: int) -> str:
+def _plan_mc(
+    game: FlagonGame, player: str, acts: list[str], rnd: random.Random, samples: int, model: bool = False
+) -> str:
     cid = acts[0].split(":")[1]
     mine = [a for a in acts if a.split(":")[1] == cid]
     cands = _usable(game, mine) or mine
@@ -205,7 +233,7 @@ def _plan_mc(game: FlagonGame, player: str, acts: list[str], rnd: random.Random,
         total = 0.0
         for sd in seeds:
             r2 = random.Random(sd)
-            g = _determinize(game, player, r2)
+            g = _determinize(game, player, r2, model)
             try:
                 g._apply(player, a)
             except RuntimeError:
@@ -222,7 +250,9 @@ def _acted(g: FlagonGame, cid: str) -> int:
     return int(g.s["chars"][cid]["actions"])
 
 
-def _choice_mc(game: FlagonGame, player: str, acts: list[str], rnd: random.Random) -> str:
+def _choice_mc(
+    game: FlagonGame, player: str, acts: list[str], rnd: random.Random, samples: int = 2, model: bool = False
+) -> str:
     acting = game.s["pending"]["char"] if game.s["pending"] else None
     if acting is None:
         return rnd.choice(acts)
@@ -231,9 +261,9 @@ def _choice_mc(game: FlagonGame, player: str, acts: list[str], rnd: random.Rando
     best, best_val = opts[0], -1e9
     for a in opts:
         total = 0.0
-        for k in range(2):
+        for k in range(samples):
             r2 = random.Random(k * 7919 + len(a))
-            g = _determinize(game, player, r2)
+            g = _determinize(game, player, r2, model)
             try:
                 g._apply(player, a)
             except RuntimeError:

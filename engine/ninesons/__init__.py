@@ -26,7 +26,7 @@ def _register() -> None:
             game_class=NineSonsGame,
             new_game=new_game,
             choose_ai_action=choose_ai_action,
-            ai_levels=("easy", "medium", "hard"),
+            ai_levels=("easy", "medium", "hard", "expert"),
             rules_summary=(
                 "Two players, six dice each (1-6, never rolled). On your turn place a die on an empty "
                 "cell (`3@b2`) or lift a stack whose top die is yours and walk it exactly one cell per "

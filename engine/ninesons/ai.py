@@ -7,9 +7,11 @@ Levels
 * ``easy``   greedy-light: takes an immediately good tame when one exists, otherwise plays a
   random action (with a light preference for not handing the opponent a tame).
 * ``medium`` two-ply alpha-beta (my action, the opponent's best reply) on a material evaluation.
+* ``expert`` :mod:`engine.ninesons.expert`: negamax with a transposition table, quiescence on
+  tames and an evaluation that knows die values and which cells each side can cover.
 * ``hard``   iterative-deepening alpha-beta with a real evaluation, move ordering (previous
-  iteration, killer moves, history), a node budget (deterministic for a seed) and a wall-clock
-  safety cap well under 2 s.
+  iteration, killer moves, history) and a node budget (deterministic for a seed: the same seed
+  gives the same move on any machine; the wall clock is only a guard far above the budget).
 
 Bench baselines (not offered to players): ``random`` and ``greedy`` (one-ply: the action with
 the best points/cards balance right after it, random among equals).
@@ -27,15 +29,20 @@ from typing import Any
 
 from engine.ninesons import core
 from engine.ninesons.core import MOVE, TAME, State
+from engine.ninesons.expert import ExpertSearch
 from engine.ninesons.game import NineSonsGame, action_to_str
 from engine.rng import Rng
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 BASELINES = ("random", "greedy")
 
 WIN = 1_000_000
 HARD_NODE_BUDGET = 15_000
-HARD_TIME_CAP = 1.5  # seconds; safety only (the node budget normally stops first)
+EXPERT_NODE_BUDGET = 20_000
+# The node budget is what stops a search, so a seed gives the same move on any machine. The clock
+# is only a guard against a pathological position, far above the budget's normal duration.
+WALL_CLOCK_GUARD = 20.0  # seconds
+HARD_TIME_CAP = WALL_CLOCK_GUARD
 MAX_DEPTH = 12
 
 
@@ -292,6 +299,8 @@ def choose_action(
     elif level == "hard":
         s = Searcher(me, node_budget or HARD_NODE_BUDGET, time_cap, evaluate, rng)
         a, _, _ = s.root(st, MAX_DEPTH)
+    elif level == "expert":
+        a, _, _ = ExpertSearch(node_budget or EXPERT_NODE_BUDGET, time_cap, rng).root(st)
     else:
         raise ValueError(f"unknown level {level!r}; use one of {', '.join(LEVELS)}")
     return action_to_str(a, st.pending)

@@ -132,7 +132,7 @@ async def test_hints_are_private_and_cost_the_rating(world):
     assert "It isn't your move" in private_replies(not_yours)[0]
     casual = await alice.slash(channel, "game hint")
     [answer] = private_replies(casual)
-    assert answer.startswith("💡 The hard AI would play: **") and "`/play " in answer
+    assert answer.startswith("💡 The expert AI would play: **") and "`/play " in answer
     assert "rating" not in answer  # nothing to give up in an unrated game
     await alice.slash(channel, "game cancel")
 
@@ -146,7 +146,7 @@ async def test_hints_are_private_and_cost_the_rating(world):
     offer = ask.followups[0] if ask.followups else ask.response
     taken = await alice.click(offer, label="Show the hint (unrated for me)")
     shown = texts_of(offer)
-    assert "💡 The hard AI would play: **" in "\n".join([shown, *private_replies(taken)])
+    assert "💡 The expert AI would play: **" in "\n".join([shown, *private_replies(taken)])
     assert "💡 alice took a hint: this game no longer counts for their rating." in texts_of(last_board(channel))
     await bob.slash(channel, "game resign")
     leaderboard = private_replies(await bob.slash(channel, "game leaderboard", game="ninesons"))[0]

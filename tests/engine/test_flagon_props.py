@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -110,16 +111,46 @@ def test_eight_character_all_ai_game_finishes():
     assert len(g.s["chars"]) == 8 and g.result.ranking
 
 
-def test_ai_does_not_peek_at_hidden_plans():
-    """The medium AI's choice is the same whatever the opponent has actually planned."""
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+def test_ai_does_not_peek_at_hidden_plans(level):
+    """The AI's choice is the same whatever the opponent has actually planned."""
     g = new_game(["p1", "p2"], 21)
     while g.s["phase"] == "setup":
         p = g.to_act()[0]
         g.play(p, g.legal_actions(p)[0])
     for _ in range(4):  # p2 plans both characters first
         g.play("p2", g.legal_actions("p2")[0])
-    first = choose_action(g, "p1", "medium", 5)
+    first = choose_action(g, "p1", level, 5)
     for c in g.s["chars"].values():
         if c["owner"] == "p2":
             c["slots"] = ["slash", "charge"]
-    assert choose_action(g, "p1", "medium", 5) == first
+    assert choose_action(g, "p1", level, 5) == first
+
+
+def test_hard_samples_the_other_plans_as_medium_would_plan_them():
+    """hard's opponent model fills hidden slots with cards whose requirements hold (what medium
+    plans among); medium's blind samples often hold cards the character could not perform."""
+    import random as _random
+
+    from engine.flagon.ai import _determinize, _usable
+
+    g = new_game(["p1", "p2"], 21)
+    while g.s["phase"] == "setup":
+        p = g.to_act()[0]
+        g.play(p, g.legal_actions(p)[0])
+    for _ in range(4):
+        g.play("p2", g.legal_actions("p2")[0])
+    theirs = [cid for cid, c in g.s["chars"].items() if c["owner"] == "p2"]
+
+    def unusable_share(model: bool) -> float:
+        bad = total = 0
+        for seed in range(30):
+            d = _determinize(g, "p1", _random.Random(seed), model)
+            for cid in theirs:
+                for card in d.s["chars"][cid]["slots"]:
+                    total += 1
+                    bad += f"plan:{cid}:0:{card}" not in _usable(g, [f"plan:{cid}:0:{card}"])
+        return bad / total
+
+    assert unusable_share(True) < unusable_share(False)
+    assert unusable_share(True) == 0.0

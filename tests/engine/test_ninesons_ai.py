@@ -21,7 +21,7 @@ def pos(cells, **kw) -> NineSonsGame:
     return NineSonsGame.from_position(P, cells, **kw)
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard", "random", "greedy"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert", "random", "greedy"])
 def test_every_level_returns_a_legal_action(level):
     r = random.Random(5)
     for seed in range(4):
@@ -34,7 +34,7 @@ def test_every_level_returns_a_legal_action(level):
         if g.is_over:
             continue
         who = g.to_act()[0]
-        kw = {"node_budget": SMALL} if level == "hard" else {}
+        kw = {"node_budget": SMALL} if level in ("hard", "expert") else {}
         assert choose_action(g, who, level, seed, **kw) in g.legal_actions(who)
 
 
@@ -61,13 +61,13 @@ def test_ai_does_not_depend_on_the_deck_order():
     cells = {"c1": "B1 B2", "c2": "A6", "a3": "B4"}
     g1 = pos(cells, deck=["BiAn", "FuXi", "PuLao"])
     g2 = pos(cells, deck=["PuLao", "BiAn", "FuXi"])
-    for level in ("medium", "hard"):
+    for level in ("medium", "hard", "expert"):
         assert choose_action(g1, A, level, 4, node_budget=SMALL) == choose_action(
             g2, A, level, 4, node_budget=SMALL
         )
 
 
-@pytest.mark.parametrize("level", ["medium", "hard", "greedy"])
+@pytest.mark.parametrize("level", ["medium", "hard", "expert", "greedy"])
 def test_takes_the_winning_tame(level):
     g = pos({"c1": "B1 B2", "c2": "A6", "a3": "B4"}, slots={"S2": "PuLao"}, deck=["BiAn"], scores=[5, 0])
     assert choose_action(g, A, level, 1, node_budget=SMALL) == "c2-c1"
@@ -79,19 +79,20 @@ def test_easy_usually_takes_the_winning_tame():
     assert 10 <= picks.count("c2-c1") < 20  # greedy-light, not perfect
 
 
-@pytest.mark.parametrize("level", ["medium", "hard"])
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
 def test_chooses_to_tame_itself_in_a_contest(level):
     g = pos({"c2": "B4 A6", "c3": "B1 B2", "d3": "A3 B5"}, deck=["BiAn"])
     g.play(A, "c2-c3-d3")
     assert choose_action(g, A, level, 0, node_budget=SMALL) == "tame:S6:d3"
 
 
-def test_hard_does_not_hand_the_opponent_the_game():
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_does_not_hand_the_opponent_the_game(level):
     # bob has 6 points; a die on the 2-stack at a1 would let bob finish it next turn
     g = pos(
         {"a1": "A2 A3", "b1": "B6"}, scores=[0, 6], deck=["BiAn"], reserves=[[1, 4, 5, 6], [1, 2, 3, 4, 5]]
     )
-    act = choose_action(g, A, "hard", 2, node_budget=4000)
+    act = choose_action(g, A, level, 2, node_budget=4000)
     h = pos(
         {"a1": "A2 A3", "b1": "B6"}, scores=[0, 6], deck=["BiAn"], reserves=[[1, 4, 5, 6], [1, 2, 3, 4, 5]]
     )
@@ -117,8 +118,51 @@ def _repetition_position(scores):
     return g
 
 
-def test_hard_uses_the_repetition_rule():
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_uses_the_repetition_rule(level):
     ahead = _repetition_position([2, 0])
-    assert choose_action(ahead, A, "hard", 0, node_budget=SMALL) == "c3-d3"  # ends the game as the winner
+    assert choose_action(ahead, A, level, 0, node_budget=SMALL) == "c3-d3"  # ends the game as the winner
     behind = _repetition_position([0, 2])
-    assert choose_action(behind, A, "hard", 0, node_budget=SMALL) != "c3-d3"  # would end it as the loser
+    assert choose_action(behind, A, level, 0, node_budget=SMALL) != "c3-d3"  # would end it as the loser
+
+
+def test_search_depends_on_nodes_not_on_the_clock(monkeypatch):
+    """A machine ten times slower (a clock that runs fast) still gives the same move for a seed."""
+    import engine.ninesons.ai as ai_mod
+
+    g = new_game(P, 3)
+    r = random.Random(7)
+    for _ in range(14):
+        who = g.to_act()[0]
+        g.play(who, r.choice(g.legal_actions(who)))
+    who = g.to_act()[0]
+    levels = [lv for lv in ai_mod.LEVELS if lv not in ("easy",)]
+    normal = {lv: choose_action(g, who, lv, 5) for lv in levels}
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(ai_mod.time, "perf_counter", lambda: next(ticks) * 0.1)
+    slow = {lv: choose_action(g, who, lv, 5) for lv in levels}
+    assert slow == normal
+
+
+def test_expert_reach_matches_the_rules_move_generator():
+    """The expert's evaluation walks the moves itself: same cells and count as core.gen_moves."""
+    from engine.ninesons import core
+    from engine.ninesons.expert import _reach
+
+    r = random.Random(11)
+    checked = 0
+    for seed in range(6):
+        g = new_game(P, seed)
+        for _ in range(60):
+            if g.is_over:
+                break
+            masks, counts = _reach(g.st)
+            for p in (0, 1):
+                moves = core.gen_moves(g.st, p)
+                cells = {c for _, path in moves for c in path[1:]}
+                assert masks[p] == sum(1 << c for c in cells)
+                assert counts[p] == len(moves)
+                checked += 1
+            who = g.to_act()[0]
+            g.play(who, r.choice(g.legal_actions(who)))
+    assert checked > 100
