@@ -67,11 +67,15 @@ class WalCheckpointer:
         except Exception as exc:  # the writer's own checkpoints still run: nothing is lost
             log.warning("A background WAL checkpoint failed (the database keeps working): %s", exc)
 
-    async def close(self) -> None:
-        self._closed = True
+    async def wait(self) -> None:
+        """Until the checkpoint running now (if any) has finished."""
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+
+    async def close(self) -> None:
+        self._closed = True
+        await self.wait()
         if self._conn is not None:
             with contextlib.suppress(sqlite3.Error, ValueError):
                 await self._conn.close()
