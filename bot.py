@@ -18,6 +18,7 @@ import discord
 from discord.ext import commands
 
 from cogs import errors
+from cogs.dms import DirectMessages
 from cogs.flow import GameFlow
 from cogs.gifs import ReplayGifs
 from cogs.outbox import Outbox
@@ -202,6 +203,7 @@ class DragonTavern(commands.Bot):
         self.dev_guild_id = dev_guild_id
         self.farkle_cards_dir = farkle_cards_dir
         self.presenter = Presenter(self)
+        self.dms = DirectMessages(self)
         self.outbox = Outbox(self)
         # Heavy optional work never shares the default thread pool, which AI moves, hints and
         # board pictures use (sessions.heavywork): replay GIFs (seconds each) are drawn in a
