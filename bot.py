@@ -23,6 +23,7 @@ from cogs.flow import GameFlow
 from cogs.gifs import ReplayGifs
 from cogs.outbox import Outbox
 from cogs.presenter import Presenter
+from cogs.requests import RequestLedger
 from cogs.ui import load_plugins
 from engine import registry
 from sessions import GameService
@@ -193,8 +194,11 @@ class DragonTavern(commands.Bot):
         shard_options: dict[str, Any] = {}
         if shards is not None:
             shard_options = {"shard_count": shards.count, "shard_ids": list(shards.ids) if shards.ids else None}
+        # Invalid requests to Discord counted, and ones that cannot succeed not repeated (cogs.requests).
+        self.requests = RequestLedger()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), **shard_options)
+                         allowed_mentions=discord.AllowedMentions.none(), http_trace=self.requests.trace_config(),
+                         **shard_options)
         self.database_path = database_target(database_path)
         self.shards_held = shards
         if timer_poll_seconds is None:
@@ -226,6 +230,7 @@ class DragonTavern(commands.Bot):
         return self._timers
 
     async def setup_hook(self) -> None:
+        self.requests.install(self.http)
         load_plugins()
         self._db = await Database.open(self.database_path, clock=_clock)
         self._service = GameService(self._db, clock=_clock, cards_dir=self.farkle_cards_dir)
