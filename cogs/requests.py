@@ -12,11 +12,13 @@ after the ``retry_after`` of its body (the whole client waits on a global one); 
   seen through an aiohttp trace (:meth:`RequestLedger.trace_config`, wired in bot.py); the
   401/403s surface as exceptions from ``http.request``, which :meth:`RequestLedger.install`
   wraps (under simcord, whose client answers without aiohttp, that wrapper counts the 429s too).
-* **Not repeating a request that cannot succeed.** A deleted message (10008), an unknown
-  channel (10003), a member whose DMs are closed (50007), or missing access / permissions
-  (50001, 50013) is remembered for its target, and the same request is refused locally (the
-  same exception, no request) — permissions for :data:`FORGET_AFTER` seconds, as an admin
-  may fix them.
+* **Not repeating a request that cannot succeed.** A deleted message (10008) or channel (10003)
+  is gone for good: the same request is refused locally from then on (the same exception, no
+  request). A member's closed DMs (50007) are remembered for :data:`FORGET_AFTER` seconds (they
+  may open them again). Missing access or permissions (50001, 50013) are counted but not
+  remembered: an admin may fix them any moment and the board must then catch up at once
+  (cogs.outbox retries a failed delivery a bounded number of times, 15 s to 15 min apart, so
+  these do not repeat without end).
 """
 
 from __future__ import annotations
@@ -37,9 +39,10 @@ log = logging.getLogger("dragon_tavern.cogs.requests")
 INVALID = frozenset({401, 403, 429})
 WINDOW = 600.0  # Discord's window for invalid requests: 10 minutes
 WARN_AT = 1000  # a tenth of Discord's 10,000: far from the ban, loud enough to look at
-FORGET_AFTER = 600.0  # missing access may be granted again
+FORGET_AFTER = 600.0  # closed DMs may be opened again
 UNKNOWN_MESSAGE, UNKNOWN_CHANNEL = 10008, 10003
-MISSING_ACCESS, DM_CLOSED, MISSING_PERMISSIONS = 50001, 50007, 50013
+DM_CLOSED = 50007
+MAX_REMEMBERED = 10_000  # targets known to refuse; the oldest is forgotten first
 _CHANNEL = re.compile(r"^/channels/(\d+)")
 
 
@@ -113,18 +116,18 @@ class RequestLedger:
 
     def _remember(self, method: str, path: str, exc: discord.HTTPException) -> None:
         channel = _CHANNEL.match(path)
+        if len(self._dead) >= MAX_REMEMBERED:
+            del self._dead[next(iter(self._dead))]  # the oldest: memory stays bounded
         if exc.code == UNKNOWN_MESSAGE and method in ("PATCH", "DELETE"):
             self._dead[("*", path)] = (None, exc)
         elif exc.code == UNKNOWN_CHANNEL and channel:
             self._dead[("*", channel.group(0))] = (None, exc)
         elif exc.code == DM_CLOSED and channel:
             self._dead[("POST", channel.group(0))] = (self.clock() + FORGET_AFTER, exc)
-        elif exc.code in (MISSING_ACCESS, MISSING_PERMISSIONS):
-            self._dead[(method, path)] = (self.clock() + FORGET_AFTER, exc)
 
     def _known_dead(self, method: str, path: str) -> discord.HTTPException | None:
         channel = _CHANNEL.match(path)
-        keys = [("*", path), (method, path)]
+        keys = [("*", path)]
         if channel:
             keys += [("*", channel.group(0)), (method, channel.group(0))]
         for key in keys:
@@ -135,7 +138,7 @@ class RequestLedger:
             if until is not None and self.clock() >= until:
                 del self._dead[key]
                 continue
-            if key[1] == path or key[0] == "*" or path.endswith("/messages"):
+            if key[0] == "*" or path.endswith("/messages"):  # all of a gone target; a closed DM's sends
                 return exc
         return None
 
