@@ -92,8 +92,9 @@ def _placing(game: Game) -> str:
 
 
 def private_prompt_due(game: Game, seat: str, events: list[Event]) -> bool:
-    """A new DM is due unless this outcome only recorded plans within the same planning phase:
-    then the owner's open prompt is still current (it was edited in place when they chose)."""
+    """This outcome moved past the owner's planning step (a new phase, a card revealed, a
+    question) rather than only recording plans within it: the confirmation of their last card
+    says the step is done. Either way the same prompt is edited in place (cogs.hands)."""
     return not events or any(e.kind not in PLANNING_EVENTS for e in events)
 
 
@@ -513,9 +514,6 @@ class FlagonUI(GameUI):
     def private_message(self, rec: GameRecord, game: Game, seat: str, own_events: list[Event], *, page: int
                         ) -> dict[str, Any]:
         return private_message(rec, game, seat, own_events, page=page)
-
-    def private_prompt_due(self, game: Game, seat: str, events: list[Event]) -> bool:
-        return private_prompt_due(game, seat, events)
 
     def final_rows(self, rec: GameRecord, game: Game) -> list[discord.ui.Item[Any]]:
         return final_rows(rec, game)
