@@ -8,7 +8,8 @@
 
 Printed per game: DMs created (new messages posted in DM channels, refused ones included),
 DM edits, DM deletes, ``GET /users/{id}``, PNG uploads (files attached to a create or edit),
-and per Flagon player the DMs they received.
+PNGs drawn (different pictures: the presenter draws one only when what it shows changed), and
+per player the DMs they received.
 """
 
 from __future__ import annotations
@@ -46,21 +47,33 @@ def count(requests: list[Any], dm_channels: set[int]) -> dict[str, int]:
 async def run() -> dict[str, Any]:
     import simcord
 
+    import render
     from bench.playthrough import Table, Tally
     from bot import create_bot
 
     results: dict[str, Any] = {}
+    drawn: list[int] = []
+    draw = render.render_png
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        drawn.append(1)
+        return draw(*args, **kwargs)
+
+    render.render_png = counted  # type: ignore[assignment]  # how many different pictures were drawn
     with tempfile.TemporaryDirectory() as tmp:
         bot = create_bot(database_path=Path(tmp) / "private.sqlite3")
         try:
             async with simcord.run(bot, settle_timeout=30.0) as env:
                 bot.service._seed_source = lambda: 7
                 table = Table(env, bot)
-                for name, kind, players, closed in (("flagon", "flagon", ["alice", "bob", "carol"], "carol"),
-                                                    ("farkle", "farkle", ["alice", "bob"], None)):
+                for name, kind, players, closed in (
+                    ("flagon", "flagon", ["alice", "bob", "carol"], "carol"),
+                    ("farkle", "farkle", ["alice", "bob"], None),
+                ):
                     if closed:
                         table.close_dms(closed)
                     start = len(env.http_requests)
+                    drawn.clear()
                     channel = table.flagon if kind == "flagon" else table.farkle
                     gid = await table.open(channel, kind, players[0], players[1:])
                     await table.play_out(gid, Tally(name))
@@ -68,8 +81,17 @@ async def run() -> dict[str, Any]:
                     dms = {int(c): m for m, c in env.backend.dm_channels.items()}
                     log = env.http_requests[start:]
                     results[name] = count(log, set(dms))
-                    per = {n: sum(1 for r in log if r.method == "POST" and (m := _MESSAGE.match(r.path))
-                                  and dms.get(int(m.group(1))) == table.members[n].id) for n in players}
+                    results[name]["PNGs drawn"] = len(drawn)
+                    per = {
+                        n: sum(
+                            1
+                            for r in log
+                            if r.method == "POST"
+                            and (m := _MESSAGE.match(r.path))
+                            and dms.get(int(m.group(1))) == table.members[n].id
+                        )
+                        for n in players
+                    }
                     results[name]["DMs per player"] = per
         finally:
             await bot.close()
