@@ -38,5 +38,7 @@ class DirectMessages:
 
     async def send(self, user_id: int, **message: Any) -> discord.Message:
         """Send ``message`` to ``user_id``'s DMs (raises discord.Forbidden when they are closed)."""
-        channel = self.bot.get_partial_messageable(await self.channel_id(user_id), type=discord.ChannelType.private)
+        channel = self.bot.get_partial_messageable(
+            await self.channel_id(user_id), type=discord.ChannelType.private
+        )
         return await channel.send(**message)

@@ -75,8 +75,9 @@ class Hands:
         if hand is not None and hand.message_id:
             self.bot.dms.remember(seat.user_id, hand.channel_id)
             if await self._edit(hand, message):  # a new phase too: edited in place, never re-sent
-                await self.bot.service.set_hand(rec.id, seat.seat, HandMessage(
-                    hand.channel_id, hand.message_id, key, asking))
+                await self.bot.service.set_hand(
+                    rec.id, seat.seat, HandMessage(hand.channel_id, hand.message_id, key, asking)
+                )
                 return True
         sent = await self._send(rec, seat, message)
         if sent is None:
@@ -93,8 +94,14 @@ class Hands:
                 continue
             message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=0)
             with contextlib.suppress(discord.HTTPException):
-                await self._edit(hand, {**message, "view": None,
-                                        "content": "🏁 The game is over: the final board and result are in the channel."})
+                await self._edit(
+                    hand,
+                    {
+                        **message,
+                        "view": None,
+                        "content": "🏁 The game is over: the final board and result are in the channel.",
+                    },
+                )
 
     async def adopt(self, rec: GameRecord, seat: str, message: discord.Message) -> None:
         """Make ``message`` (the DM sent at the start of the game) the seat's hand message, so
@@ -119,7 +126,9 @@ class Hands:
         self._shown[hand.message_id] = shown
         return True
 
-    async def _send(self, rec: GameRecord, seat: SeatRecord, message: dict[str, Any]) -> discord.Message | None:
+    async def _send(
+        self, rec: GameRecord, seat: SeatRecord, message: dict[str, Any]
+    ) -> discord.Message | None:
         assert seat.user_id is not None
         try:
             return await self.bot.dms.send(seat.user_id, **text.fit_message(message))
