@@ -21,10 +21,12 @@ import discord
 from discord.ext import commands
 
 from cogs import errors
+from cogs.dms import DirectMessages
 from cogs.flow import GameFlow
 from cogs.gifs import ReplayGifs
 from cogs.outbox import Outbox
 from cogs.presenter import Presenter
+from cogs.requests import RequestLedger
 from cogs.ui import load_plugins
 from engine import registry
 from sessions import GameService
@@ -197,8 +199,11 @@ class DragonTavern(commands.Bot):
         shard_options: dict[str, Any] = {}
         if shards is not None:
             shard_options = {"shard_count": shards.count, "shard_ids": list(shards.ids) if shards.ids else None}
+        # Invalid requests to Discord counted, and ones that cannot succeed not repeated (cogs.requests).
+        self.requests = RequestLedger()
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         allowed_mentions=discord.AllowedMentions.none(), **shard_options)
+                         allowed_mentions=discord.AllowedMentions.none(), http_trace=self.requests.trace_config(),
+                         **shard_options)
         self.database_path = database_target(database_path)
         self.shards_held = shards
         if timer_poll_seconds is None:
@@ -210,6 +215,7 @@ class DragonTavern(commands.Bot):
         # harness with virtual time replaces it before the start, as it replaces the clock.
         self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
         self.presenter = Presenter(self)
+        self.dms = DirectMessages(self)
         self.outbox = Outbox(self)
         # Heavy optional work never shares the default thread pool, which AI moves, hints and
         # board pictures use (sessions.heavywork): replay GIFs (seconds each) are drawn in a
@@ -232,6 +238,7 @@ class DragonTavern(commands.Bot):
         return self._timers
 
     async def setup_hook(self) -> None:
+        self.requests.install(self.http)
         load_plugins()
         self._db = await Database.open(self.database_path, clock=_clock)
         self._service = GameService(self._db, clock=_clock, cards_dir=self.farkle_cards_dir)

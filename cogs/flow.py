@@ -112,11 +112,11 @@ class GameFlow(commands.Cog):
             route = "ephemeral"
             if settings["hidden_pick_mode"] != "ephemeral":
                 try:
-                    user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-                    sent = await user.send(f"🎲 You are playing **{info.title}** (game #{rec.id}) in "
-                                           f"<#{rec.table_channel_id}>. This message becomes your hand: it shows your "
-                                           "secrets and is kept up to date; a new message comes when you must "
-                                           "choose something secretly.")
+                    sent = await self.bot.dms.send(
+                        seat.user_id, content=f"🎲 You are playing **{info.title}** (game #{rec.id}) in "
+                        f"<#{rec.table_channel_id}>. This message becomes your hand: it shows your secrets and "
+                        "your secret choices, kept up to date for the whole game. Your turn ping tells you when "
+                        "to choose here.")
                     await self.bot.outbox.hands.adopt(rec, seat.seat, sent)
                     route = "dm"
                 except discord.Forbidden:

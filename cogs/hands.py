@@ -1,6 +1,10 @@
 """Each seated player's one private message per game: their "hand" (a DM), edited in place as
-things change, replaced by a new DM only when they must act privately (that new message is
-what notifies them). One step of the outbox's delivery (cogs.outbox).
+things change, for the whole game: a new planning phase or a secret question edits it too
+(the turn ping, in the channel or by DM as the member chose, is what notifies them; cogs.pings
+points them to their DM). A new DM only when the hand message is gone (deleted by the member).
+An edit goes out only when what the message shows changed (a digest of it is kept per message;
+in memory: after a restart at most one edit per hand repeats what it already showed). One step
+of the outbox's delivery (cogs.outbox).
 
 A player whose DMs are closed, or a server that keeps secrets in ephemeral replies, reads the
 same message through the board's "🔒 Show my hand / plan" button instead; the router then also
@@ -15,13 +19,15 @@ of other players that change nothing private leave the token (and the prompt) va
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs.prompts import must_act_privately, private_actions, prompt_key
-from cogs.ui import ui_for
+from cogs.recent import RecentMap
 from engine import Event, Game
 from render import text
 from storage import HandMessage
@@ -33,11 +39,20 @@ if TYPE_CHECKING:
 log = logging.getLogger("dragon_tavern.cogs.hands")
 
 DM_CLOSED = 50007
+HANDS_KEPT = 4096  # hand messages whose shown digest is kept (a game has at most eight)
 
 
 class Hands:
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
+        # hand message id -> digest of what it shows (the latest hands; an older one is simply
+        # edited once more)
+        self._shown: RecentMap[int, str] = RecentMap(HANDS_KEPT)
+
+    def shown(self, message_id: int, message: dict[str, Any]) -> None:
+        """``message`` is what the hand message ``message_id`` shows now (edited elsewhere: the
+        interaction that answered its prompt), so the same edit is not sent again."""
+        self._shown[message_id] = digest(message)
 
     async def deliver(self, rec: GameRecord, game: Game, seat: SeatRecord, events: list[Event]) -> bool:
         """Bring the seat's hand message up to date after ``events``: a new DM when it must act
@@ -51,7 +66,7 @@ class Hands:
         own = [e for e in events if e.to == seat.seat]
         key = prompt_key(game, seat.seat)
         hand = await self.bot.service.hand(rec.id, seat.seat)
-        asking = must_act_privately(game, seat.seat) and ui_for(rec.kind).private_prompt_due(game, seat.seat, events)
+        asking = must_act_privately(game, seat.seat)
         if hand is not None and hand.prompt_key == key and not own:
             return False  # nothing new to show
         if hand is None and not own and not private_actions(game, seat.seat):
@@ -61,17 +76,18 @@ class Hands:
             # hand up to date; drawing this older state now would show a prompt already stale.
             return False
         message = self.bot.presenter.private_message(rec, game, seat.seat, own, page=0)
-        new_call = asking and (hand is None or not hand.asked or hand.prompt_key != key)
-        if hand is not None and not new_call and await self._edit(hand, message):
-            await self.bot.service.set_hand(rec.id, seat.seat, HandMessage(
-                hand.channel_id, hand.message_id, key, hand.asked))
-            return True
+        if hand is not None and hand.message_id:
+            self.bot.dms.remember(seat.user_id, hand.channel_id)
+            if await self._edit(hand, message):  # a new phase too: edited in place, never re-sent
+                await self.bot.service.set_hand(
+                    rec.id, seat.seat, HandMessage(hand.channel_id, hand.message_id, key, asking)
+                )
+                return True
         sent = await self._send(rec, seat, message)
         if sent is None:
             return False
+        self._shown[sent.id] = digest(message)
         await self.bot.service.set_hand(rec.id, seat.seat, HandMessage(sent.channel.id, sent.id, key, asking))
-        if hand is not None and hand.message_id != sent.id:
-            await self._retire(hand)
         return True
 
     async def close(self, rec: GameRecord, game: Game) -> None:
@@ -82,8 +98,14 @@ class Hands:
                 continue
             message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=0)
             with contextlib.suppress(discord.HTTPException):
-                await self._edit(hand, {**message, "view": None,
-                                        "content": "🏁 The game is over: the final board and result are in the channel."})
+                await self._edit(
+                    hand,
+                    {
+                        **message,
+                        "view": None,
+                        "content": "🏁 The game is over: the final board and result are in the channel.",
+                    },
+                )
 
     async def adopt(self, rec: GameRecord, seat: str, message: discord.Message) -> None:
         """Make ``message`` (the DM sent at the start of the game) the seat's hand message, so
@@ -91,26 +113,34 @@ class Hands:
         await self.bot.service.set_hand(rec.id, seat, HandMessage(message.channel.id, message.id, "", False))
 
     async def _edit(self, hand: HandMessage, message: dict[str, Any]) -> bool:
+        """Edit the hand into ``message`` unless it shows exactly that already; False when the
+        DM is gone (then a new one is sent)."""
+        shown = digest(message)
+        if self._shown.get(hand.message_id) == shown:
+            return True
         partial = self.bot.get_partial_messageable(hand.channel_id).get_partial_message(hand.message_id)
         try:
             # No new text: the message keeps its line (the game's opening words, or the
             # "✅ …" confirmation of the player's last secret choice).
             kept = {k: v for k, v in message.items() if not (k == "content" and v is None)}
             await partial.edit(**text.fit_message(kept))
-            return True
         except discord.NotFound:
+            self._shown.pop(hand.message_id, None)
             return False  # the DM is gone: send a new one
         except discord.Forbidden:
             # The member blocked the bot (or shares no server with it any more) after their hand
             # went out. Sending a new DM fails the same way and routes the seat to the board's
             # button; raising would fail the whole announcement and retry it again and again.
             return False
+        self._shown[hand.message_id] = shown
+        return True
 
-    async def _send(self, rec: GameRecord, seat: SeatRecord, message: dict[str, Any]) -> discord.Message | None:
+    async def _send(
+        self, rec: GameRecord, seat: SeatRecord, message: dict[str, Any]
+    ) -> discord.Message | None:
         assert seat.user_id is not None
         try:
-            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-            return await user.send(**text.fit_message(message))
+            return await self.bot.dms.send(seat.user_id, **text.fit_message(message))
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED and exc.status != 403:
                 raise
@@ -118,8 +148,20 @@ class Hands:
             log.info("game %s: DMs closed for a seat; its prompts go through the board's button", rec.id)
             return None
 
-    async def _retire(self, hand: HandMessage) -> None:
-        """The previous hand message: deleted, so one private message per game remains."""
-        partial = self.bot.get_partial_messageable(hand.channel_id).get_partial_message(hand.message_id)
-        with contextlib.suppress(discord.HTTPException):
-            await partial.delete()
+
+def digest(message: dict[str, Any]) -> str:
+    """What a private message shows (its text, embed and components), as a short digest; a
+    ``content`` of None keeps the message's text, so it is no part of what an edit changes."""
+    shown: dict[str, Any] = {}
+    for key, value in message.items():
+        if key == "content" and value is None:
+            continue
+        if isinstance(value, discord.Embed):
+            value = value.to_dict()
+        elif isinstance(value, discord.ui.View):
+            value = value.to_components()
+        elif isinstance(value, discord.File):
+            value = value.filename
+        shown[key] = value
+    blob = json.dumps(shown, sort_keys=True, default=str)
+    return hashlib.sha1(blob.encode(), usedforsecurity=False).hexdigest()

@@ -7,7 +7,7 @@ after its change is saved, once, and again after a crash only if it never went o
   deadline and a link to the board. Everyone asked by one change shares one message.
 - Each member chooses where (``/game notify``): ``channel`` (default: a channel message that
   mentions exactly them), ``dm`` (a DM; the channel when their DMs are closed) or ``off``.
-  A member whose private prompt arrives by DM as a new message is not sent a second DM.
+  Their private prompt (cogs.hands) is edited in place, so this ping is what notifies them.
 - A new ping deletes the game's earlier ones, so at most one is alive per game; when the game
   ends they are deleted and one notice says how it ended, pinging nobody.
 - An AI seat is never pinged, nor is anyone once the game is over.
@@ -87,11 +87,7 @@ class Pings:
             pref = await self.bot.service.notify_pref(seat.user_id or 0)
             if pref == "off":
                 continue
-            private_dm = must_act_privately(game, seat_id) and seat.private_route == "dm" \
-                and settings["hidden_pick_mode"] != "ephemeral"
-            if pref == "dm":
-                if private_dm:
-                    continue  # their new private prompt is the DM that tells them
+            if pref == "dm":  # their hand DM is edited in place (cogs.hands): this DM is what notifies
                 dm_id = await self._dm(rec, game, seat, reminder, deadline, settings)
                 if dm_id is not None:
                     sent.add(dm_id)
@@ -155,8 +151,8 @@ class Pings:
             lines.append(f"⏳ Time runs out <t:{int(deadline)}:R>; {afk_outcome([seat], settings, rec.seats)}.")
         lines.append(f"[Go to the board]({board_link(rec)})")
         try:
-            user = self.bot.get_user(seat.user_id) or await self.bot.fetch_user(seat.user_id)
-            sent = await user.send(text.fit("\n".join(lines)), suppress_embeds=True, allowed_mentions=NOBODY)
+            sent = await self.bot.dms.send(seat.user_id, content=text.fit("\n".join(lines)), suppress_embeds=True,
+                                           allowed_mentions=NOBODY)
         except discord.Forbidden:
             return None
         await self.bot.service.add_ping(rec.id, sent.channel.id, sent.id)

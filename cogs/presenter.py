@@ -13,7 +13,6 @@ import hashlib
 import io
 import json
 import logging
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,6 +21,7 @@ import render
 from cogs import components, menu, results
 from cogs.pings import afk_outcome
 from cogs.prompts import private_actions, prompt_token
+from cogs.recent import RecentMap
 from cogs.ui import ui_for
 from engine import Event, Game, registry
 from render import text
@@ -51,7 +51,10 @@ class Presenter:
         # The last board image per game and what it showed, so an unchanged picture is not
         # drawn again (memory only: after a restart the first board is simply redrawn). Only
         # the most recently drawn games are kept: a long-running bot draws millions of boards.
-        self._images: OrderedDict[int, tuple[str, bytes]] = OrderedDict()
+        self._images: RecentMap[int, tuple[str, bytes]] = RecentMap(IMAGES_KEPT)
+        # message id -> (digest of the PNG files it carries, those attachments as Discord keeps
+        # them), for the same latest boards: an unchanged picture is not uploaded again.
+        self._pictures: RecentMap[int, tuple[str, list[discord.Attachment]]] = RecentMap(IMAGES_KEPT)
 
     # -- public board ---------------------------------------------------------------------
     async def lobby_message(self, rec: GameRecord) -> dict[str, Any]:
@@ -177,9 +180,6 @@ class Presenter:
         png = await asyncio.to_thread(render.render_png, rec.kind, shown, names)
         if png:
             self._images[rec.id] = (key, png)
-            self._images.move_to_end(rec.id)
-            while len(self._images) > IMAGES_KEPT:
-                self._images.popitem(last=False)
         return png
 
     # -- what cogs.outbox delivers, step by step -------------------------------------------
@@ -237,17 +237,31 @@ class Presenter:
         # in a thread has its board there (cogs.threads).
         channel = self.bot.get_partial_messageable(rec.table_channel_id)
         kwargs = text.fit_message(message)
+        picture = picture_digest(kwargs.get("attachments") or [])
         if rec.board_message_id is not None:
             partial = channel.get_partial_message(rec.board_message_id)
             try:
-                await partial.edit(**kwargs)
+                edited = await partial.edit(**self.keep_unchanged_picture(rec.board_message_id, kwargs))
+                self._pictures[rec.board_message_id] = (picture, list(edited.attachments))
                 return
             except discord.NotFound:
                 log.info("game %s: board message vanished; posting a new one", rec.id)
         files = kwargs.pop("attachments")
         sent = await channel.send(**kwargs, files=files)
+        self._pictures[sent.id] = (picture, list(sent.attachments))
         await self.bot.service.set_board_message(rec.id, sent.id)
         rec.board_message_id = sent.id
+
+    def keep_unchanged_picture(self, message_id: int, message: dict[str, Any]) -> dict[str, Any]:
+        """``message`` as an edit of ``message_id``: without its files when the message already
+        carries the very same picture (same PNG bytes): the edit names the attachment it already
+        has, so nothing is uploaded and the embed's attachment://board.png still finds it.
+        Memory-only: after a restart the first edit uploads once."""
+        files = message.get("attachments")
+        known = self._pictures.get(message_id)
+        if files and known is not None and known[0] == picture_digest(files) and known[1]:
+            return {**message, "attachments": known[1]}
+        return message
 
     # -- private prompts ------------------------------------------------------------------
     def private_message(
@@ -306,3 +320,12 @@ def _show(value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
+
+
+def picture_digest(files: list[discord.File]) -> str:
+    """The PNG bytes of a message's files, as a digest ("" for no file)."""
+    blob = hashlib.sha1(usedforsecurity=False)
+    for f in files:
+        fp = f.fp
+        blob.update(fp.getvalue() if isinstance(fp, io.BytesIO) else f.filename.encode())
+    return blob.hexdigest() if files else ""

@@ -286,11 +286,14 @@ class Router(commands.Cog):
         label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats))
         message: dict[str, Any] = {"content": f"✅ {label}", "embed": None, "view": None}
         in_dm = interaction.guild_id is None
-        if new_game is not None and not in_dm and private_actions(new_game, seat.seat):
-            # Ephemeral route: the same message becomes the next prompt.
+        if new_game is not None and (in_dm or private_actions(new_game, seat.seat)):
+            # The same message becomes the next prompt (ephemeral) or the hand as it is now (the
+            # DM: cogs.hands then finds it already showing this and sends no second edit).
             own = [e for e in outcome.events if e.to == seat.seat]
-            message = {"content": f"✅ {label}", **self.bot.presenter.private_message(rec, new_game, seat.seat, own,
-                                                                                        page=0)}
+            hand = self.bot.presenter.private_message(rec, new_game, seat.seat, own, page=0)
+            message = {**hand, "content": f"✅ {label}"}
+            if in_dm and interaction.message is not None:
+                self.bot.outbox.hands.shown(interaction.message.id, hand)
         await interaction.edit_original_response(**message)
         await flow_of(self.bot).after_change(outcome)
 

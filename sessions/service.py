@@ -673,7 +673,7 @@ class GameService(StoreAccess):
         transaction), and the humans it hands the move to (``to_act_before``: who had to act
         just before it), so they are pinged even if the bot stops right after the commit.
         ``timers``: deadlines to set (None: remove) in the same transaction."""
-        announce = events + _turn_events(seats if seats is not None else rec.seats, to_act_before, game)
+        announce = events + _turn_events(seats if seats is not None else rec.seats, to_act_before, game, row)
         version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), actions=[row], seats=seats,
                                           announce=_dicts(announce), timers=timers)
         return replace(rec, version=version, state=None, seats=seats if seats is not None else rec.seats)
@@ -793,12 +793,21 @@ def event_names(rec: GameRecord, events: list[Event]) -> dict[str, str]:
     return names
 
 
-def _turn_events(seats: list[SeatRecord], to_act_before: list[str], game: Game) -> list[Event]:
-    """A TURN_EVENT for the human seats that must act now and did not just before."""
+def _turn_events(seats: list[SeatRecord], to_act_before: list[str], game: Game,
+                 mover: ActionRow | None = None) -> list[Event]:
+    """A TURN_EVENT for the human seats that must act now and did not just before; and for the
+    ``mover`` when its public move leaves it a secret decision (its last Flagon character
+    placed, it must plan now): that decision is in its private prompt, which is edited in
+    place and notifies nobody, so the ping tells it."""
     if game.is_over:
         return []
     humans = {s.seat for s in seats if not s.is_ai}
     became = [p for p in game.to_act() if p in humans and p not in to_act_before]
+    if mover is not None and mover.seat in humans and mover.seat not in became and mover.seat in game.to_act() \
+            and not game.is_private_action(mover.seat, mover.action):
+        legal = game.legal_actions(mover.seat)
+        if legal and all(game.is_private_action(mover.seat, a) for a in legal):
+            became.append(mover.seat)
     return [Event(TURN_EVENT, "", data={"seats": became, "reminder": False})] if became else []
 
 

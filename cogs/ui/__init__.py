@@ -18,8 +18,6 @@ The hooks:
 - ``private_message(rec, game, seat, own_events, page=...) -> dict | None``: the private prompt
   (``embed`` / ``view`` / optional ``content``) instead of the generic select of private
   actions (None: the generic one); used for the DM and the board's "Show my hand" button alike.
-- ``private_prompt_due(game, seat, events) -> bool``: False when the seat's open prompt is
-  still current (the game edits it in place), so no new DM is sent for this outcome.
 - ``final_rows(rec, game) -> list[discord.ui.Item]``: components on the board of a finished
   game (for example an action-log button).
 - ``event_lines(events) -> list[str]``: the board's "Recent" lines for an outcome's public
@@ -80,9 +78,6 @@ class GameUI:
     def private_message(self, rec: GameRecord, game: Game, seat: str, own_events: list[Event], *, page: int
                         ) -> dict[str, Any] | None:
         return None
-
-    def private_prompt_due(self, game: Game, seat: str, events: list[Event]) -> bool:
-        return True
 
     def final_rows(self, rec: GameRecord, game: Game) -> list[discord.ui.Item[Any]]:
         return []

@@ -6,7 +6,8 @@
 * Secret planning: :func:`private_message` builds ONE prompt per owner holding, for each of
   their characters that must plan now, a select of the cards that may be planned and the slots
   filled so far. Choosing a card plans it at once and the same message is edited into the next
-  state, so a DM is sent once per planning phase (:func:`private_prompt_due`), not per card.
+  state; a new planning phase edits the same DM again (cogs.hands): one DM per game, and the
+  turn ping says when to plan.
   The board's "🔒 Show my hand / plan" button opens the same prompt ephemerally.
 * Late Night: the prompt never names a placed card, not even to its owner.
 """
@@ -91,8 +92,9 @@ def _placing(game: Game) -> str:
 
 
 def private_prompt_due(game: Game, seat: str, events: list[Event]) -> bool:
-    """A new DM is due unless this outcome only recorded plans within the same planning phase:
-    then the owner's open prompt is still current (it was edited in place when they chose)."""
+    """This outcome moved past the owner's planning step (a new phase, a card revealed, a
+    question) rather than only recording plans within it: the confirmation of their last card
+    says the step is done. Either way the same prompt is edited in place (cogs.hands)."""
     return not events or any(e.kind not in PLANNING_EVENTS for e in events)
 
 
@@ -233,14 +235,16 @@ async def on_plan_card(bot: DragonTavern, interaction: discord.Interaction, rout
         note = f"✅ {_cname(verb[1])}: {card} in slot {SLOT_NAMES[int(verb[2]) - 1]}."
     else:
         note = "✅ Done." if late else f"✅ {_cname(verb[1])}: {_arg_label(verb[2])}."
-    in_dm = interaction.guild_id is None
-    if in_dm and private_prompt_due(new_game, seat.seat, outcome.events):
-        # The phase moved on: a fresh DM carries the next prompt; this one just confirms.
-        await interaction.edit_original_response(content=note + " All your cards for this step are placed.",
-                                                 embed=None, view=None)
-    else:
-        own = [e for e in outcome.events if e.to == seat.seat]
-        await interaction.edit_original_response(**private_message(rec, new_game, seat.seat, own, note=note))
+    if private_prompt_due(new_game, seat.seat, outcome.events):
+        note += " All your cards for this step are placed."
+    # The answer edits the prompt it came from (the interaction's response, outside the global
+    # rate limit), in a DM as in an ephemeral prompt: the hand's own delivery then finds it
+    # already showing this state (cogs.hands keeps a digest) and sends no second edit.
+    own = [e for e in outcome.events if e.to == seat.seat]
+    message = private_message(rec, new_game, seat.seat, own, note=note)
+    await interaction.edit_original_response(**message)
+    if interaction.guild_id is None and interaction.message is not None:
+        bot.outbox.hands.shown(interaction.message.id, {**message, "content": None})
     await flow_of(bot).after_change(outcome)
 
 
@@ -510,9 +514,6 @@ class FlagonUI(GameUI):
     def private_message(self, rec: GameRecord, game: Game, seat: str, own_events: list[Event], *, page: int
                         ) -> dict[str, Any]:
         return private_message(rec, game, seat, own_events, page=page)
-
-    def private_prompt_due(self, game: Game, seat: str, events: list[Event]) -> bool:
-        return private_prompt_due(game, seat, events)
 
     def final_rows(self, rec: GameRecord, game: Game) -> list[discord.ui.Item[Any]]:
         return final_rows(rec, game)

@@ -66,7 +66,7 @@ def test_planning_prompt_has_one_select_per_character_from_its_own_deck():
     assert {o.value.split(":")[3] for o in rows[0].options} != {o.value.split(":")[3] for o in rows[1].options}
 
 
-def test_daze_arrives_as_a_private_select_and_needs_a_new_dm():
+def test_daze_arrives_as_a_private_select_and_ends_the_planning_step():
     g = until(lambda g: bool(g.s["pending"]) and g.s["pending"]["verb"] == "daze")
     seat = g.s["pending"]["player"]
     rows: list[Any] = ui.plan_rows(record(), g, seat)

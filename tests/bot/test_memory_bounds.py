@@ -7,13 +7,12 @@ from tests.bot.helpers import last_board, private_replies
 from tests.bot.test_member_gone import world  # noqa: F401 (fixture)
 
 
-async def test_the_board_images_kept_in_memory_are_bounded(world, monkeypatch):  # noqa: F811
+async def test_the_board_images_kept_in_memory_are_bounded(world):  # noqa: F811
     """The last board image of every game drawn was kept for ever (~25 KiB a game); only the
-    most recently drawn games' are kept now."""
-    import cogs.presenter
-
-    monkeypatch.setattr(cogs.presenter, "IMAGES_KEPT", 3, raising=False)
+    most recently drawn games' are kept now, and so are the uploaded pictures' attachments."""
     env, guild, channel, m = world
+    env.bot.presenter._images.size = 3
+    env.bot.presenter._pictures.size = 3
     for _ in range(6):
         await m["alice"].slash(channel, "game new", game="ninesons")
         await m["bob"].click(last_board(channel), label="Join")
@@ -21,6 +20,7 @@ async def test_the_board_images_kept_in_memory_are_bounded(world, monkeypatch): 
         assert last_board(channel).embeds[0].image  # a board picture was drawn
         await m["bob"].slash(channel, "game resign")
     assert len(env.bot.presenter._images) == 3
+    assert len(env.bot.presenter._pictures) == 3
 
 
 async def test_a_retried_announcement_leaves_no_task_behind(world):  # noqa: F811

@@ -497,8 +497,9 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
 async def test_flagon_killed_while_announcing_planning_bob_plans_through_the_board_button(
     fake: FakeDiscord, tmp_path: Any
 ) -> None:
-    """The hardest moment: the change is saved and the board edited, alice's planning DM went
-    out, and the process dies while bob's DM is in flight (the fake holds it, then drops it).
+    """The hardest moment: the change is saved and the board edited, alice's hand DM was edited
+    into her planning prompt, and the process dies while the edit of bob's hand is in flight
+    (the fake holds it, then drops it).
     After the restart bob still reaches his secret prompt through the board's 🔒 button, and
     alice's DM from the dead process still plans."""
     table = Table(fake, tmp_path)
@@ -517,7 +518,7 @@ async def test_flagon_killed_while_announcing_planning_bob_plans_through_the_boa
         else:
             raise AssertionError("setup never reached the planning phase")
         assert table.bob.dm_channel_id is not None  # the start-of-game DM opened it
-        fake.stall("POST", f"/channels/{table.bob.dm_channel_id}/messages")
+        fake.stall("PATCH", f"/channels/{table.bob.dm_channel_id}/messages/*")  # his hand, edited in place
         since = len(fake.requests)
         await fake.slash(table.member(seat), table.channel, "play", {"action": action})
         await fake.wait_until(lambda: bool(fake.stalled()), timeout=10, what="bob's planning DM")
@@ -544,7 +545,7 @@ async def test_flagon_killed_while_announcing_planning_bob_plans_through_the_boa
         assert (await pick.wait_callback(timeout=10)).json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE
         assert (await pick.wait_original_edit(timeout=10)).json["content"].startswith("✅")
         await table.wait_board_version(version + 1, since)
-        # alice: her planning DM, sent by the dead process.
+        # alice: her hand DM, edited into the planning prompt by the dead process.
         await _plan_by_dm(table, table.alice)
         rec, game = table.game()
         filled = {state_of(game)["chars"][cid]["owner"]: 0 for cid in state_of(game)["chars"]}

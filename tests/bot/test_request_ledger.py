@@ -1,0 +1,145 @@
+"""Invalid requests to Discord are counted, and a request that cannot succeed is not repeated
+(issue 25, cogs.requests).
+
+Through simcord (injected errors) for what surfaces from ``http.request``; over a loopback aiohttp
+server for the 429 that discord.py's own client waits out (``retry_after``) and retries."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+import discord
+import pytest
+from aiohttp import web
+from discord.http import HTTPClient, Route
+
+from cogs import requests as ledger_module
+from cogs.requests import RequestLedger
+from tests.bot.helpers import last_board
+
+
+def as_json(data: dict, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    """JSON as Discord sends it (discord.py reads a body as JSON only for exactly this type)."""
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+
+
+@pytest.fixture
+def world(simcord_env, simcord_bot):
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    return simcord_env, simcord_bot, channel, alice
+
+
+def sent(env, method: str, path: str) -> int:
+    return sum(1 for r in env.http_requests if r.method == method and r.path == path)
+
+
+async def test_a_deleted_message_is_not_edited_twice(world):
+    env, bot, channel, alice = world
+    await alice.slash(channel, "game new", game="ninesons")
+    board = last_board(channel)
+    path = f"/channels/{channel.id}/messages/{board.id}"
+    env.inject_error("DELETE", path, status=404, code=10008, message="Unknown Message", times=None)
+    message = bot.get_partial_messageable(channel.id).get_partial_message(board.id)
+    for _ in range(3):
+        with pytest.raises(discord.NotFound):
+            await message.delete()
+    assert sent(env, "DELETE", path) == 1  # tried once; the two others answered from memory
+    with pytest.raises(discord.NotFound):
+        await message.edit(content="x")  # an edit of the same gone message: not sent either
+    assert sent(env, "PATCH", path) == 0
+    assert bot.requests.figures()["avoided"] == 3
+
+
+async def test_closed_dms_are_tried_once_and_403s_counted(world):
+    env, bot, channel, alice = world
+    dm = alice.user.dm_channel
+    env.inject_error(
+        "POST",
+        f"/channels/{dm.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+    for _ in range(3):
+        with pytest.raises(discord.Forbidden):
+            await bot.dms.send(alice.id, content="hello")
+    assert sent(env, "POST", f"/channels/{dm.id}/messages") == 1
+    assert bot.requests.figures()["invalid"] == {403: 1}
+    assert not any(r.method == "GET" and r.path.startswith("/users/") for r in env.http_requests)
+
+
+async def test_invalid_requests_past_the_threshold_log_one_warning(world, monkeypatch, caplog):
+    env, bot, channel, alice = world
+    monkeypatch.setattr(ledger_module, "WARN_AT", 3)
+    env.inject_error(
+        "GET", f"/channels/{channel.id}/messages/*", status=429, code=0, message="slow", times=None
+    )
+    env.inject_error("GET", f"/channels/{channel.id}", status=401, code=0, message="no", times=None)
+    with caplog.at_level(logging.WARNING, logger="dragon_tavern.cogs.requests"):
+        for i in range(4):
+            with pytest.raises(discord.HTTPException):
+                await bot.http.get_message(channel.id, 1000 + i)
+        with pytest.raises(discord.HTTPException):
+            await bot.http.get_channel(channel.id)
+    assert bot.requests.figures()["invalid"] == {429: 4, 401: 1}
+    assert bot.requests.figures()["in_window"] == 5
+    warnings = [r for r in caplog.records if "invalid requests to Discord" in r.getMessage()]
+    assert len(warnings) == 1, warnings  # once per 10-minute window, not per request
+
+
+async def test_the_real_client_waits_out_a_429_and_it_is_counted(monkeypatch):
+    """discord.py reads retry_after and retries; the aiohttp trace counts the 429 it hid."""
+    calls: list[float] = []
+    loop = asyncio.get_running_loop()
+
+    async def channel(request: web.Request) -> web.Response:
+        calls.append(loop.time())
+        if len(calls) == 1:
+            return as_json(
+                {"message": "You are being rate limited.", "retry_after": 0.2, "global": False},
+                status=429,
+                headers={"Via": "1.1 google", "X-RateLimit-Scope": "user"},
+            )
+        return as_json(
+            {"id": "5", "type": 0, "name": "games", "guild_id": "1", "position": 0},
+            headers={
+                "X-RateLimit-Remaining": "4",
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Reset-After": "1.0",
+                "X-RateLimit-Bucket": "b1",
+            },
+        )
+
+    async def me(request: web.Request) -> web.Response:
+        return as_json({"id": "9", "username": "bot", "discriminator": "0", "avatar": None, "bot": True})
+
+    app = web.Application()
+    app.router.add_get("/api/v10/channels/5", channel)
+    app.router.add_get("/api/v10/users/@me", me)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    ledger = RequestLedger()
+    http = HTTPClient(loop, http_trace=ledger.trace_config())
+    ledger.install(http)
+    try:
+        await http.static_login("t")  # opens the client's aiohttp session, with the trace
+        data = await http.get_channel(5)
+    finally:
+        await http.close()
+        await runner.cleanup()
+    assert data["id"] == "5"
+    assert len(calls) == 2 and calls[1] - calls[0] >= 0.19  # retried after retry_after, not before
+    assert ledger.figures()["invalid"] == {429: 1}
