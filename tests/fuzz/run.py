@@ -22,9 +22,11 @@ from bot import DragonTavern, create_bot
 from tests.fuzz.fuzzer import Fuzzer, Stats, VirtualDeadlines
 
 GAMES = ("farkle", "ninesons", "flagon")
-# simcord's settle window: a replay GIF (up to 200 frames) takes seconds on a busy machine, off
-# the loop. The bot's own deadlines wait for the fuzzer's clock (VirtualDeadlines), not for it.
-SETTLE_SECONDS = 30.0
+# simcord's settle window: a replay GIF (up to 200 frames) is drawn in a process of its own at a
+# lower priority (sessions.heavywork), which on a busy machine takes well over 30 s. The bot's own
+# deadlines wait for the fuzzer's clock (VirtualDeadlines), not for this window, so a wide one
+# costs nothing while the bot is idle.
+SETTLE_SECONDS = 120.0
 
 
 def build_world(env: Any) -> tuple[Any, Any, Any, dict[str, Any]]:
