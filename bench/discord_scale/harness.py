@@ -36,7 +36,9 @@ def cpu_seconds(pid: int | None = None) -> float:
 
 
 @contextlib.asynccontextmanager
-async def running_bot(*, enforce: bool, workdir: Path | None = None) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
+async def running_bot(
+    *, enforce: bool, workdir: Path | None = None
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
     """A fake Discord with one guild for command sync, and the real bot connected to it."""
     registry.load_builtin_games()
     with tempfile.TemporaryDirectory(prefix="dt-scale-") as tmp:
@@ -48,8 +50,11 @@ async def running_bot(*, enforce: bool, workdir: Path | None = None) -> AsyncIte
             bot = BotProcess(fake, home.id, where, name="scale-bot", env={"LOG_LEVEL": "WARNING"})
             try:
                 await bot.start(timeout=60)
-                await fake.wait_until(lambda: bool(fake.guild_commands.get(home.id) or fake.global_commands),
-                                      timeout=30, what="the command sync")
+                await fake.wait_until(
+                    lambda: bool(fake.guild_commands.get(home.id) or fake.global_commands),
+                    timeout=30,
+                    what="the command sync",
+                )
                 yield fake, bot
             finally:
                 await bot.stop()
@@ -68,9 +73,16 @@ def game_moves(table: Table) -> tuple[int, int]:
     """(moves, turn changes) of the table's current game, from the bot's action log."""
     assert table.bot is not None
     [(kind, seed, options)] = table.bot.query("SELECT kind, seed, options FROM games WHERE id = ?", table.gid)
-    seats = [s for (s,) in table.bot.query("SELECT seat FROM seats WHERE game_id = ? ORDER BY position", table.gid)]
-    played = [(seat, action) for seat, source, action in table.bot.query(
-        "SELECT seat, source, action FROM actions WHERE game_id = ? ORDER BY seq", table.gid) if source != "system"]
+    seats = [
+        s for (s,) in table.bot.query("SELECT seat FROM seats WHERE game_id = ? ORDER BY position", table.gid)
+    ]
+    played = [
+        (seat, action)
+        for seat, source, action in table.bot.query(
+            "SELECT seat, source, action FROM actions WHERE game_id = ? ORDER BY seq", table.gid
+        )
+        if source != "system"
+    ]
     return len(played), turn_changes(kind, seats, seed, json.loads(options), played)
 
 
@@ -111,9 +123,11 @@ async def per_move(games_per_kind: int, seed: int, kinds: list[str], via: str) -
 
 def per_move_table(costs: list[GameCost], via: str) -> list[str]:
     """The issue's table: requests per turn change (and per move), total and outside interactions."""
-    lines = [f"played by {via}; whole games, every HTTP request the bot made, counted by kind",
-             f"{'game':<11} {'games':>5} {'moves':>6} {'turns':>6} | {'per turn change':>15} {'outside':>8} | "
-             f"{'per move':>8} {'outside':>8}"]
+    lines = [
+        f"played by {via}; whole games, every HTTP request the bot made, counted by kind",
+        f"{'game':<11} {'games':>5} {'moves':>6} {'turns':>6} | {'per turn change':>15} {'outside':>8} | "
+        f"{'per move':>8} {'outside':>8}",
+    ]
     routes: dict[str, Counter[str]] = {}
     for kind in dict.fromkeys(c.kind for c in costs):
         mine = [c for c in costs if c.kind == kind]
@@ -121,8 +135,10 @@ def per_move_table(costs: list[GameCost], via: str) -> list[str]:
         turns = sum(c.turn_changes for c in mine)
         total = sum(c.window.total for c in mine)
         outside = sum(c.window.outside_interactions for c in mine)
-        lines.append(f"{kind:<11} {len(mine):>5} {moves:>6} {turns:>6} | {total / max(turns, 1):>15.1f} "
-                     f"{outside / max(turns, 1):>8.1f} | {total / max(moves, 1):>8.1f} {outside / max(moves, 1):>8.1f}")
+        lines.append(
+            f"{kind:<11} {len(mine):>5} {moves:>6} {turns:>6} | {total / max(turns, 1):>15.1f} "
+            f"{outside / max(turns, 1):>8.1f} | {total / max(moves, 1):>8.1f} {outside / max(moves, 1):>8.1f}"
+        )
         routes[kind] = sum((c.window.by_route for c in mine), Counter())
         routes[kind] = Counter({r: n / max(turns, 1) for r, n in routes[kind].items()})
     lines.append("per turn change, by route:")

@@ -63,8 +63,17 @@ class Stats:
 class Table:
     """One server with one channel, its members, and the game they are playing."""
 
-    def __init__(self, fake: FakeDiscord, bot: BotProcess | None, kind: str, index: int, rng: random.Random,
-                 stats: Stats, *, via: str = "buttons") -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        bot: BotProcess | None,
+        kind: str,
+        index: int,
+        rng: random.Random,
+        stats: Stats,
+        *,
+        via: str = "buttons",
+    ) -> None:
         self.fake = fake
         self.bot = bot
         self.kind = kind
@@ -78,13 +87,15 @@ class Table:
         self.via = via
         self.gid = 0
         self.lobby: dict[str, Any] = {}
+        self.db_poll = 0.05  # seconds between looks at the database while waiting for the bot
         self.games_finished = 0
 
     # -- the bot's database (read-only) ---------------------------------------------------------
     def load(self) -> tuple[dict[str, Any], Game | None]:
         assert self.bot is not None
         [(kind, state, version, board, status)] = self.bot.query(
-            "SELECT kind, state, version, board_message_id, status FROM games WHERE id = ?", self.gid)
+            "SELECT kind, state, version, board_message_id, status FROM games WHERE id = ?", self.gid
+        )
         seats = self.bot.query("SELECT seat, user_id FROM seats WHERE game_id = ?", self.gid)
         rec = {"version": version, "board": board, "status": status, "users": dict(seats)}
         return rec, registry.restore(kind, json.loads(state)) if state else None
@@ -125,8 +136,11 @@ class Table:
     async def open_lobby_only(self) -> None:
         """``/game new``, the others join, AI seats added (no Start yet)."""
         host = self.members[0]
-        await self.acknowledged(await self.fake.slash(host, self.channel, "game new",
-                                                      {"game": self.game_name, "options": self.options}))
+        await self.acknowledged(
+            await self.fake.slash(
+                host, self.channel, "game new", {"game": self.game_name, "options": self.options}
+            )
+        )
         lobby = await self.wait_lobby()
         join = next(c["custom_id"] for c in components(lobby) if c.get("custom_id", "").endswith(":join"))
         self.gid = int(join.split(":")[1])
@@ -150,7 +164,7 @@ class Table:
                 return rec
             if time.monotonic() - start > timeout:
                 raise TimeoutError(f"{self.kind} game {self.gid}: {what}")
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(self.db_poll)
 
     # -- one decision ----------------------------------------------------------------------------
     def actor(self) -> tuple[FakeUser, str, Game] | None:
@@ -192,7 +206,9 @@ class Table:
                 return False
             await self.wait_board_change(board, fingerprint, clicked)
         try:
-            await self.wait_until(lambda rec: rec["version"] != before["version"], timeout=10, what="a new version")
+            await self.wait_until(
+                lambda rec: rec["version"] != before["version"], timeout=10, what="a new version"
+            )
         except TimeoutError:
             return False  # a toggle, a page turn: the member looks again
         self.stats.moves += 1
@@ -206,7 +222,9 @@ class Table:
 
     def pick_control(self, message: dict[str, Any]) -> dict[str, Any] | None:
         """A random move control of a message (Farkle's dice toggles only when nothing else)."""
-        items = [c for c in components(message) if not c.get("disabled") and self._is_move(c.get("custom_id", ""))]
+        items = [
+            c for c in components(message) if not c.get("disabled") and self._is_move(c.get("custom_id", ""))
+        ]
         preferred = [c for c in items if c["custom_id"].split(":")[3:4] != ["tog"]]
         return self.rng.choice(preferred or items) if items else None
 
@@ -263,8 +281,9 @@ class Table:
         acting = {s: game.legal_actions(s)[:6] for s in game.to_act()} if game else {}
         return f"to act: {acting}; board: {[c.get('custom_id') for c in components(board)]}"
 
-    async def wait_board_change(self, board: dict[str, Any], fingerprint: str, clicked: float,
-                                timeout: float = 15.0) -> None:
+    async def wait_board_change(
+        self, board: dict[str, Any], fingerprint: str, clicked: float, timeout: float = 15.0
+    ) -> None:
         """Until the board shows something new (click-to-board latency), counted as stale if not."""
         while time.monotonic() - clicked < timeout:
             current = self.fake.messages.get(int(board["id"]))
@@ -274,35 +293,47 @@ class Table:
             await asyncio.sleep(POLL)
         self.stats.stale_boards += 1
 
-    async def play_whole_game(self, think: tuple[float, float] = (0.0, 0.0), stop_at: float | None = None,
-                              max_idle: float = 30.0) -> bool:
-        """Decisions until the game ends (True) or ``stop_at`` (monotonic) passes (False)."""
+    async def play_whole_game(
+        self, think: tuple[float, float] = (0.0, 0.0), stop_at: float | None = None, max_idle: float = 30.0
+    ) -> bool:
+        """Decisions until the game ends (True) or ``stop_at`` (monotonic) passes (False). A
+        member thinks ``think`` seconds (uniform) before each decision of theirs."""
         idle_since = time.monotonic()
         while not self.is_over():
             if stop_at is not None and time.monotonic() > stop_at:
                 return False
-            if think[1]:
-                await asyncio.sleep(self.rng.uniform(*think))
-            if await self.decide():
-                idle_since = time.monotonic()
-            else:
-                if time.monotonic() - idle_since > max_idle:
-                    self.stats.failures.append(f"{self.kind} game {self.gid}: no progress for {max_idle:.0f} s "
-                                               f"({self.describe()})")
-                    return False
-                await asyncio.sleep(0.1)
+            if self.actor() is not None:
+                if think[1]:
+                    await asyncio.sleep(self.rng.uniform(*think))
+                if await self.decide():
+                    idle_since = time.monotonic()
+                    continue
+            if time.monotonic() - idle_since > max_idle + think[1]:
+                self.stats.failures.append(
+                    f"{self.kind} game {self.gid}: no progress for {max_idle:.0f} s ({self.describe()})"
+                )
+                return False
+            await asyncio.sleep(0.5 if think[1] else 0.1)
         self.games_finished += 1
         return True
 
 
 def _shown(message: dict[str, Any]) -> str:
     """What a reader sees of a message (its text, embeds, attachments and components)."""
-    return json.dumps([message.get("content"), message.get("embeds"), message.get("components"),
-                       [a.get("id") for a in message.get("attachments") or []]], sort_keys=True)
+    return json.dumps(
+        [
+            message.get("content"),
+            message.get("embeds"),
+            message.get("components"),
+            [a.get("id") for a in message.get("attachments") or []],
+        ],
+        sort_keys=True,
+    )
 
 
-def turn_changes(kind: str, names: list[str], seed: int, options: dict[str, Any], actions: list[tuple[str, str]]
-                 ) -> int:
+def turn_changes(
+    kind: str, names: list[str], seed: int, options: dict[str, Any], actions: list[tuple[str, str]]
+) -> int:
     """How often the set of seats to act changed while ``actions`` were replayed."""
     game = registry.get(kind).new_game(names, seed, **options)
     changes = 0
