@@ -19,9 +19,9 @@ from pathlib import Path
 from bench.discord_scale.table import KINDS, Stats, Table, turn_changes
 from engine import registry
 from tests.wire.botproc import BotProcess
-from tests.wire.fake_discord import FakeDiscord
+from tests.wire.fake_discord import FakeDiscord, RecordedRequest
 from tests.wire.patch_client import point_discord_at, restore_real_discord
-from tests.wire.ratelimits import RateLimitCounts
+from tests.wire.ratelimits import BOT, INTERACTION, RateLimitCounts, classify
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -98,27 +98,73 @@ async def settle(fake: FakeDiscord, quiet: float = 0.4, limit: float = 10.0) -> 
             return
 
 
+def server_of(fake: FakeDiscord, record: RecordedRequest) -> int | None:
+    """The guild a request was made for: its channel's, a DM's recipient's, or that of the
+    interaction whose token it carries (None: the bot's own, such as the command sync)."""
+    parts = record.path.strip("/").split("/")
+    channel_id: int | None = None
+    user_id: int | None = None
+    if parts[0] == "channels" and parts[1].isdigit():
+        channel_id = int(parts[1])
+    elif parts[0] == "interactions" and parts[1].isdigit():
+        interaction = fake.interactions.get(int(parts[1]))
+        channel_id = interaction.channel_id if interaction else None
+    elif parts[0] == "webhooks" and len(parts) > 2:
+        interaction = fake._interactions_by_token.get(parts[2])
+        channel_id = interaction.channel_id if interaction else None
+    elif parts[0] == "users" and parts[1].isdigit():
+        user_id = int(parts[1])
+    elif parts[0] == "users" and parts[1:] == ["@me", "channels"] and isinstance(record.json, dict):
+        user_id = int(record.json.get("recipient_id", 0))
+    channel = fake.channels.get(channel_id) if channel_id is not None else None
+    if channel is not None and channel.guild_id is not None:
+        return channel.guild_id
+    if channel is not None:
+        user_id = channel.recipient.id if channel.recipient else None
+    return next((g.id for g in fake.guilds.values() if user_id in g.members), None) if user_id else None
+
+
+def window_of(fake: FakeDiscord, guild_id: int, since: int) -> RateLimitCounts:
+    """The requests made for one server from request ``since`` on, counted as the limiter does."""
+    counts = RateLimitCounts(at=time.monotonic())
+    for record in fake.requests[since:]:
+        if server_of(fake, record) != guild_id:
+            continue
+        route, _ = classify(record.method, record.path)
+        counts.by_kind[INTERACTION if route.interaction else BOT] += 1
+        counts.by_route[route.template] += 1
+        counts.rate_limited += record.status == 429
+    return counts
+
+
+async def _one_game(fake: FakeDiscord, table: Table) -> tuple[Table, int]:
+    await fake.announce_guild(table.guild)
+    await table.open_lobby_only()
+    await asyncio.sleep(1.0)  # the last join's edit is the lobby's, not the game's
+    since = len(fake.requests)
+    await table.start_game()
+    if not await table.play_whole_game(max_idle=30):
+        raise RuntimeError(f"{table.kind} game did not finish: {table.stats.failures[-3:]}")
+    return table, since
+
+
 async def per_move(games_per_kind: int, seed: int, kinds: list[str], via: str) -> list[GameCost]:
-    """Whole games, one at a time, every request counted from the Start click to the last
-    request after the end (the lobby is not counted)."""
-    costs: list[GameCost] = []
+    """Whole games, all at once in their own servers, every request of a server counted from
+    its Start click to the last request after the end (the lobby is not counted)."""
     async with running_bot(enforce=False) as (fake, bot):
         stats = Stats()
-        for index, kind in enumerate(k for k in kinds for _ in range(games_per_kind)):
-            table = Table(fake, bot, kind, index, random.Random(seed + index), stats, via=via)
-            await fake.announce_guild(table.guild)
-            await table.open_lobby_only()
-            await settle(fake)
-            before = fake.ratelimits.snapshot()
-            await table.start_game()
-            if not await table.play_whole_game(max_idle=20):
-                raise RuntimeError(f"{kind} game did not finish: {stats.failures[-3:]}")
-            await settle(fake)
-            moves, changes = game_moves(table)
-            costs.append(GameCost(kind, moves, changes, fake.ratelimits.snapshot() - before))
+        tables = [
+            Table(fake, bot, kind, index, random.Random(seed + index), stats, via=via)
+            for index, kind in enumerate(k for k in kinds for _ in range(games_per_kind))
+        ]
+        played = await asyncio.gather(*(_one_game(fake, table) for table in tables))
+        await settle(fake)
         if stats.failures:
             raise RuntimeError(f"failures: {stats.failures[:5]}")
-    return costs
+        return [
+            GameCost(table.kind, *game_moves(table), window_of(fake, table.guild.id, since))
+            for table, since in played
+        ]
 
 
 def per_move_table(costs: list[GameCost], via: str) -> list[str]:

@@ -29,6 +29,7 @@ class StepResult:
     outside_peak_second: int
     interaction_requests_per_second: float
     rate_limited: int
+    rate_limited_by: dict[str, int]
     invalid: int
     acked: int
     interactions: int
@@ -49,7 +50,8 @@ class StepResult:
         if self.outside_per_second >= GLOBAL_LIMIT:
             out.append(f"{self.outside_per_second:.0f} requests/s outside interactions (global bucket)")
         if self.rate_limited:
-            out.append(f"{self.rate_limited} × 429")
+            where = ", ".join(f"{n} {route}" for route, n in sorted(self.rate_limited_by.items()))
+            out.append(f"{self.rate_limited} × 429 ({where})")
         if self.acked < self.interactions:
             out.append(f"{self.interactions - self.acked} interactions not acknowledged within 3 s")
         if self.failures:
@@ -110,6 +112,7 @@ async def _measure(fake: FakeDiscord, stats: Stats, bot_pid: int, games: int, se
         outside_peak_second=fake.ratelimits.peak_outside_per_second(since=math.ceil(t0)),
         interaction_requests_per_second=(window.total - window.by_kind[BOT]) / elapsed,
         rate_limited=window.rate_limited,
+        rate_limited_by=dict(window.rate_limited_by),
         invalid=window.invalid,
         acked=stats.acked - marks[1],
         interactions=stats.interactions - marks[0],

@@ -122,8 +122,9 @@ ROUTE_LIMITS: tuple[RouteLimit, ...] = (
     RouteLimit("GET", rf"/channels/{_ID}/messages/\d+", "GET /channels/{channel_id}/messages/{id}", 5, 1.0),
     RouteLimit("GET", rf"/channels/{_ID}", "GET /channels/{channel_id}", 5, 1.0),
     RouteLimit("POST", rf"/channels/{_ID}/typing", "POST /channels/{channel_id}/typing", 5, 5.0),
-    RouteLimit("POST", r"/users/@me/channels", "POST /users/@me/channels (open DM)", 10, 10.0, major=None),
-    RouteLimit("GET", rf"/users/{_ID}", "GET /users/{user_id}", 5, 1.0, major=None),
+    # Not documented: no tighter than the global limit, so the fake never invents a failure.
+    RouteLimit("POST", r"/users/@me/channels", "POST /users/@me/channels (open DM)", 50, 1.0, major=None),
+    RouteLimit("GET", rf"/users/{_ID}", "GET /users/{user_id}", 5, 1.0),
     RouteLimit("GET", rf"/guilds/{_ID}/members/\d+", "GET /guilds/{guild_id}/members/{user_id}", 5, 1.0),
 )
 _COMPILED = [(r, re.compile(r.pattern)) for r in ROUTE_LIMITS]
@@ -189,6 +190,7 @@ class RateLimitCounts:
     rate_limited: int = 0  # 429s sent
     rate_limited_global: int = 0  # of which on the global bucket
     invalid: int = 0  # 401/403/429 (not shared-scope 429) in all
+    rate_limited_by: Counter[str] = field(default_factory=Counter)  # route template or "global" -> 429s
 
     def __sub__(self, earlier: RateLimitCounts) -> RateLimitCounts:
         return RateLimitCounts(
@@ -218,6 +220,7 @@ class RateLimits:
         fake.ratelimits.requests_to_interactions()        # callbacks + interaction webhooks
         fake.ratelimits.by_route()                         # Counter: route template -> requests
         fake.ratelimits.rate_limited                       # 429s sent (all), .rate_limited_global
+        fake.ratelimits.rate_limited_routes                # Counter: route template or "global" -> 429s
         fake.ratelimits.invalid_requests()                 # 401/403/429 in the last 10 minutes
         fake.ratelimits.invalid_peak                       # most ever in one 10-minute window
         fake.ratelimits.ban_threshold_reached()            # invalid_peak >= 10,000
@@ -242,6 +245,7 @@ class RateLimits:
         self.routes: Counter[str] = Counter()
         self.rate_limited = 0
         self.rate_limited_global = 0
+        self.rate_limited_routes: Counter[str] = Counter()  # route template (or "global") -> 429s
         self.invalid_total = 0
         self.invalid_peak = 0
         self._invalid_times: deque[float] = deque()
@@ -265,11 +269,13 @@ class RateLimits:
         if not route.interaction:
             self.global_window.roll(now)
             if self.global_window.remaining() == 0:
+                self.rate_limited_routes["global"] += 1
                 return self._refuse(
                     self.global_window.reset_at - now, is_global=True, scope="global", headers={}
                 )
         headers = self._headers(route, bucket, now)
         if bucket.remaining() == 0:
+            self.rate_limited_routes[route.template] += 1
             return self._refuse(bucket.reset_at - now, is_global=False, scope="user", headers=headers)
         bucket.used += 1
         if not route.interaction:
