@@ -124,6 +124,12 @@ def server_of(fake: FakeDiscord, record: RecordedRequest) -> int | None:
     return next((g.id for g in fake.guilds.values() if user_id in g.members), None) if user_id else None
 
 
+def _is_dm(fake: FakeDiscord, record: RecordedRequest) -> bool:
+    parts = record.path.strip("/").split("/")
+    channel = fake.channels.get(int(parts[1])) if parts[0] == "channels" and parts[1].isdigit() else None
+    return channel is not None and channel.is_dm
+
+
 def window_of(fake: FakeDiscord, guild_id: int, since: int) -> RateLimitCounts:
     """The requests made for one server from request ``since`` on, counted as the limiter does."""
     counts = RateLimitCounts(at=time.monotonic())
@@ -132,7 +138,7 @@ def window_of(fake: FakeDiscord, guild_id: int, since: int) -> RateLimitCounts:
             continue
         route, _ = classify(record.method, record.path)
         counts.by_kind[INTERACTION if route.interaction else BOT] += 1
-        counts.by_route[route.template] += 1
+        counts.by_route[route.template + (" [DM]" if _is_dm(fake, record) else "")] += 1
         counts.rate_limited += record.status == 429
     return counts
 

@@ -30,6 +30,7 @@ class StepResult:
     interaction_requests_per_second: float
     rate_limited: int
     rate_limited_by: dict[str, int]
+    peak_routes: dict[str, int]  # the busiest second's bot-token requests by route
     invalid: int
     acked: int
     interactions: int
@@ -113,6 +114,7 @@ async def _measure(fake: FakeDiscord, stats: Stats, bot_pid: int, games: int, se
         interaction_requests_per_second=(window.total - window.by_kind[BOT]) / elapsed,
         rate_limited=window.rate_limited,
         rate_limited_by=dict(window.rate_limited_by),
+        peak_routes=dict(fake.ratelimits.peak_second_routes(since=math.ceil(t0))),
         invalid=window.invalid,
         acked=stats.acked - marks[1],
         interactions=stats.interactions - marks[0],
@@ -152,6 +154,10 @@ async def ramp(
                 result = await _measure(fake, stats, bot.process.pid, games, window)
                 results.append(result)
                 print(result.line(), flush=True)
+                burst = ", ".join(
+                    f"{n} {route}" for route, n in sorted(result.peak_routes.items(), key=lambda x: -x[1])
+                )
+                print(f"{'':>6} busiest second: {burst}", flush=True)
                 if result.reasons():
                     break
         finally:

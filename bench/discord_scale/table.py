@@ -112,7 +112,9 @@ class Table:
         while not interaction.callbacks and time.monotonic() - start < ACK_WAIT:
             await asyncio.sleep(POLL)
         if not interaction.callbacks:
-            self.stats.failures.append(f"{self.kind} game {self.gid}: interaction not acknowledged")
+            data = interaction.payload.get("data") or {}
+            what = data.get("custom_id") or f"/{data.get('name')}"
+            self.stats.failures.append(f"{self.kind} game {self.gid}: {what} not acknowledged within 3 s")
             return None
         self.stats.acked += 1
         self.stats.ack_seconds.append(time.monotonic() - interaction.created)

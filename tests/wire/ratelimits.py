@@ -200,6 +200,7 @@ class RateLimitCounts:
             rate_limited=self.rate_limited - earlier.rate_limited,
             rate_limited_global=self.rate_limited_global - earlier.rate_limited_global,
             invalid=self.invalid - earlier.invalid,
+            rate_limited_by=self.rate_limited_by - earlier.rate_limited_by,
         )
 
     @property
@@ -225,6 +226,7 @@ class RateLimits:
         fake.ratelimits.invalid_peak                       # most ever in one 10-minute window
         fake.ratelimits.ban_threshold_reached()            # invalid_peak >= 10,000
         fake.ratelimits.peak_outside_per_second()          # most bot-token requests in a 1-s slot
+        fake.ratelimits.peak_second_routes()               # Counter: that second's requests by route
         fake.ratelimits.snapshot()                         # RateLimitCounts; subtract two
     """
 
@@ -249,7 +251,7 @@ class RateLimits:
         self.invalid_total = 0
         self.invalid_peak = 0
         self._invalid_times: deque[float] = deque()
-        self._outside_per_second: Counter[int] = Counter()
+        self._outside_per_second: dict[int, Counter[str]] = {}  # clock second -> route -> requests
 
     # -- the hook the fake calls -----------------------------------------------------------------
     def admit(self, method: str, path: str) -> Admission:
@@ -259,7 +261,8 @@ class RateLimits:
         self.kinds[INTERACTION if route.interaction else BOT] += 1
         self.routes[route.template if route is not DEFAULT_LIMIT else f"{method} {path}"] += 1
         if not route.interaction:
-            self._outside_per_second[math.floor(now)] += 1
+            template = route.template if route is not DEFAULT_LIMIT else f"{method} {path}"
+            self._outside_per_second.setdefault(math.floor(now), Counter())[template] += 1
         if not self.enforce:
             return Admission(True, {})
         bucket = self.buckets.get(key)
@@ -313,10 +316,12 @@ class RateLimits:
 
     def peak_outside_per_second(self, since: float | None = None) -> int:
         """The most bot-token requests seen in one whole clock second (from ``since`` on)."""
-        return max(
-            (n for second, n in self._outside_per_second.items() if since is None or second >= since),
-            default=0,
-        )
+        return sum(self.peak_second_routes(since).values())
+
+    def peak_second_routes(self, since: float | None = None) -> Counter[str]:
+        """The bot-token requests of that busiest second, by route (what a burst is made of)."""
+        seconds = [c for second, c in self._outside_per_second.items() if since is None or second >= since]
+        return max(seconds, key=lambda c: sum(c.values()), default=Counter())
 
     def snapshot(self) -> RateLimitCounts:
         return RateLimitCounts(
@@ -326,6 +331,7 @@ class RateLimits:
             rate_limited=self.rate_limited,
             rate_limited_global=self.rate_limited_global,
             invalid=self.invalid_total,
+            rate_limited_by=Counter(self.rate_limited_routes),
         )
 
     def summary(self) -> dict[str, Any]:

@@ -50,6 +50,7 @@ def test_global_bucket_refuses_the_51st_request_in_a_second_and_says_so():
     clock.now += 1.0
     assert limits.admit("PATCH", channels[51]).allowed
     assert limits.rate_limited == limits.rate_limited_global == 1
+    assert limits.snapshot().rate_limited_by == {"global": 1}
     assert limits.requests_outside_interactions() == 52 and limits.requests_to_interactions() == 2
     assert limits.invalid_requests() == 1
 
@@ -156,3 +157,15 @@ async def test_discord_py_waits_out_the_per_channel_bucket_without_a_429():
             restore_real_discord()
         assert len(fake.channel_messages(channel)) == 7
         assert fake.ratelimits.rate_limited == 0
+
+
+def test_the_busiest_second_and_what_it_was_made_of():
+    limits, clock = limiter(enforce=False)
+    limits.admit("POST", "/channels/5/messages")
+    clock.now += 1
+    for _ in range(3):
+        limits.admit("PATCH", "/channels/5/messages/1")
+    limits.admit("POST", "/interactions/1/t/callback")  # not counted: outside the global bucket
+    assert limits.peak_outside_per_second() == 3
+    assert limits.peak_second_routes() == {"PATCH /channels/{channel_id}/messages/{id}": 3}
+    assert limits.peak_outside_per_second(since=clock.now + 1) == 0
