@@ -11,7 +11,7 @@ from pathlib import Path
 from bench.discord_scale.harness import KINDS, per_move, per_move_table
 from bench.discord_scale.ramp import holds, ramp
 
-FULL_STEPS = [25, 50, 100, 200, 300, 400, 600, 800, 1000, 1500, 2000, 3000, 5000]
+FULL_STEPS = [50, 100, 150, 200, 300, 400, 600, 800, 1000, 1500, 2000, 3000, 5000]
 QUICK_STEPS = [10, 40, 100, 200]
 PLOT = Path(__file__).resolve().parents[1] / "discord_scale.png"
 
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kinds", default=",".join(KINDS), help=f"--per-move: of {', '.join(KINDS)}")
     parser.add_argument("--quick", action="store_true", help=f"a short ramp ({QUICK_STEPS}, 30 s windows)")
     parser.add_argument("--steps", help="comma-separated game counts of the ramp")
-    parser.add_argument("--window", type=float, help="seconds measured per step (default 60, quick 30)")
+    parser.add_argument("--window", type=float, help="seconds measured per step (default 45, quick 30)")
     parser.add_argument("--think", default="15,45", help="seconds a member thinks before a move: min,max")
     parser.add_argument("--plot", action="store_true", help=f"draw the ramp into {PLOT.name}")
     parser.add_argument("--seed", type=int, default=25)
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     steps = (
         [int(n) for n in args.steps.split(",")] if args.steps else QUICK_STEPS if args.quick else FULL_STEPS
     )
-    window = args.window or (30.0 if args.quick else 60.0)
+    window = args.window or (30.0 if args.quick else 45.0)
     low, high = (float(x) for x in args.think.split(","))
     print(
         f"ramp: steps {steps}, {window:.0f} s measured per step after the new games opened; a member thinks "

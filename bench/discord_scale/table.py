@@ -107,10 +107,10 @@ class Table:
     # -- interactions ----------------------------------------------------------------------------
     async def acknowledged(self, interaction: FakeInteraction) -> dict[str, Any] | None:
         """The callback's JSON once it came (counted), or None after ACK_WAIT."""
-        self.stats.interactions += 1
         start = time.monotonic()
         while not interaction.callbacks and time.monotonic() - start < ACK_WAIT:
             await asyncio.sleep(POLL)
+        self.stats.interactions += 1  # counted once settled: one in flight at a window's end is not a miss
         if not interaction.callbacks:
             data = interaction.payload.get("data") or {}
             what = data.get("custom_id") or f"/{data.get('name')}"
