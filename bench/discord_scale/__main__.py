@@ -31,12 +31,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--window", type=float, help="seconds measured per step (default 45, quick 30)")
     parser.add_argument("--think", default="15,45", help="seconds a member thinks before a move: min,max")
     parser.add_argument("--plot", action="store_true", help=f"draw the ramp into {PLOT.name}")
+    parser.add_argument("--redraw", action="store_true", help="draw the plot again from its saved figures")
     parser.add_argument("--seed", type=int, default=25)
     args = parser.parse_args(argv)
     if args.per_move:
         kinds = [k for k in args.kinds.split(",") if k]
         costs = asyncio.run(per_move(args.games, args.seed, kinds, args.via))
         print("\n".join(per_move_table(costs, args.via)))
+        return 0
+    if args.redraw:
+        from bench.discord_scale.plot import draw, load
+
+        draw(load(PLOT.with_suffix(".json")), PLOT)
         return 0
     steps = (
         [int(n) for n in args.steps.split(",")] if args.steps else QUICK_STEPS if args.quick else FULL_STEPS
@@ -52,10 +58,11 @@ def main(argv: list[str] | None = None) -> int:
     warmup = min(high, 15.0 if args.quick else 20.0)
     results = asyncio.run(ramp(steps, window, (low, high), args.seed, warmup=warmup))
     if args.plot:
-        from bench.discord_scale.plot import draw
+        from bench.discord_scale.plot import draw, save
 
+        save(results, PLOT.with_suffix(".json"))
         draw(results, PLOT)
-        print(f"plot: {PLOT}")
+        print(f"plot: {PLOT} (figures: {PLOT.with_suffix('.json').name})")
     print(f"holds: {holds(results)} games")
     return 0
 

@@ -3,6 +3,8 @@ and click-to-board latency and bot CPU, per number of games."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from tests.wire.ratelimits import GLOBAL_LIMIT
 WIDTH, HEIGHT, MARGIN = 900, 360, 70
 COLOURS = {
     "out": (31, 119, 180),
+    "peak": (23, 190, 207),
     "moves": (44, 160, 44),
     "limit": (214, 39, 40),
     "p50": (148, 103, 189),
@@ -52,7 +55,7 @@ def _panel(
         y = y_max * i / 4
         _, py = point(0, y)
         draw.line([(left - 4, py), (left, py)], fill="black")
-        draw.text((8, py - 7), f"{y:g}", fill="black", font=small)
+        draw.text((8, py - 7), f"{y:.3g}", fill="black", font=small)
     for x in xs:
         px, _ = point(x, 0)
         draw.line([(px, bottom), (px, bottom + 4)], fill="black")
@@ -81,20 +84,28 @@ def draw(results: list[StepResult], path: Path) -> None:
     def of(field: Callable[[StepResult], float]) -> list[float]:
         return [field(r) for r in results]
 
-    top_max = max([GLOBAL_LIMIT * 1.2, *of(lambda r: r.outside_per_second)])
+    def known(value: float) -> float:
+        return value if value == value else 0.0  # NaN (no public move measured) drawn as 0
+
+    top_max = max([GLOBAL_LIMIT * 1.2, *of(lambda r: r.outside_peak_second)])
     _panel(
         pen,
         0,
-        "Requests per second outside interaction endpoints (429s marked in the verdict)",
+        "Requests/s outside interaction endpoints (x: a goal missed)",
         xs,
         top_max,
         [
-            ("requests/s outside", "out", of(lambda r: r.outside_per_second)),
+            ("mean requests/s", "out", of(lambda r: r.outside_per_second)),
+            ("busiest second", "peak", of(lambda r: r.outside_peak_second)),
             ("member moves/s", "moves", of(lambda r: r.moves_per_second)),
         ],
         hline=(GLOBAL_LIMIT, f"Discord's global limit: {GLOBAL_LIMIT}/s"),
     )
-    latency = of(lambda r: r.board_p99 if r.board_p99 == r.board_p99 else 0.0)
+    for result in results:
+        if result.reasons():
+            x = MARGIN + (WIDTH - 30 - MARGIN) * result.games / max(xs)
+            pen.text((x - 70, 34), f"x {result.rate_limited} × 429", fill=COLOURS["limit"], font=_font(13))
+    latency = of(lambda r: known(r.board_p99))
     _panel(
         pen,
         HEIGHT,
@@ -102,9 +113,17 @@ def draw(results: list[StepResult], path: Path) -> None:
         xs,
         max([1.0, *latency, *of(lambda r: r.bot_cpu)]),
         [
-            ("click-to-board p50", "p50", of(lambda r: r.board_p50 if r.board_p50 == r.board_p50 else 0.0)),
+            ("click-to-board p50", "p50", of(lambda r: known(r.board_p50))),
             ("click-to-board p99", "p99", latency),
             ("bot CPU (cores)", "cpu", of(lambda r: r.bot_cpu)),
         ],
     )
     image.save(path)
+
+
+def save(results: list[StepResult], path: Path) -> None:
+    path.write_text(json.dumps([dataclasses.asdict(r) for r in results], indent=1) + "\n")
+
+
+def load(path: Path) -> list[StepResult]:
+    return [StepResult(**r) for r in json.loads(path.read_text())]
