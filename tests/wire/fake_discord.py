@@ -43,6 +43,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
+from tests.wire.ratelimits import RateLimits
+
 log = logging.getLogger(__name__)
 
 API_PREFIX = "/api/v10"
@@ -445,6 +447,7 @@ class FakeDiscord:
         ack_heartbeats: bool = True,
         callback_deadline: float | None = 3.0,
         recommended_shards: int = 1,
+        enforce_rate_limits: bool = False,
     ) -> None:
         if host not in LOOPBACK_HOSTS:
             raise ValueError(f"FakeDiscord binds loopback only, not {host!r}")
@@ -477,6 +480,9 @@ class FakeDiscord:
         self.resumes = 0
         self.sessions: list[_GatewaySession] = []
         self._shards_by_session_id: dict[str, tuple[int, int]] = {}  # a RESUME names no shard
+        # Every request is counted by kind and route; with enforcement, Discord's documented
+        # limits answer 429 and every response carries X-RateLimit-* (tests/wire/ratelimits.py).
+        self.ratelimits = RateLimits(enforce=enforce_rate_limits)
         self._errors: list[_InjectedError] = []
         self._stalls: list[_Stall] = []
         self._changed: asyncio.Condition | None = None
@@ -1108,7 +1114,14 @@ class FakeDiscord:
             record.status = 503
             await self._notify()
             return _error(503, 0, "stalled by the test and dropped")
-        response = self._injected_error(record) or self._route(record)
+        admission = self.ratelimits.admit(record.method, record.path)
+        if admission.allowed:
+            response = self._injected_error(record) or self._route(record)
+            response.headers.update(admission.headers)
+        else:
+            response = _json_response(admission.body(), status=429)
+            response.headers.update(admission.headers)
+        self.ratelimits.observe(response.status, admission.scope)
         record.status = response.status
         if isinstance(response, web.Response) and response.body is not None and response.status != 204:
             with contextlib.suppress(ValueError, TypeError):
@@ -1429,6 +1442,7 @@ class FakeDiscord:
 
         GET  /_fake/state                  ids of the bot, guilds, channels, users; counters
         GET  /_fake/requests?since=N       the request log (files as name/size/sha256)
+        GET  /_fake/ratelimits             requests by kind and route, 429s, invalid requests
         GET  /_fake/messages?channel_id=C  stored messages (all when channel_id is absent)
         POST /_fake/guilds                 {"name", "channels": [names], "members": [names]}
         POST /_fake/interactions           {"kind": "slash"|"autocomplete"|"button"|"select",
@@ -1444,6 +1458,8 @@ class FakeDiscord:
             if request.method == "GET" and tail == "requests":
                 since = int(request.query.get("since", 0))
                 return _json_response([r.summary() for r in self.requests[since:]])
+            if request.method == "GET" and tail == "ratelimits":
+                return _json_response(self.ratelimits.summary())
             if request.method == "GET" and tail == "messages":
                 channel_id = request.query.get("channel_id")
                 messages = (
@@ -1531,7 +1547,8 @@ _NOT_FOUND = {"message": "404: Not Found", "code": 0}
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    fake = FakeDiscord(host=args.host, port=args.port, heartbeat_interval_ms=args.heartbeat_ms)
+    fake = FakeDiscord(host=args.host, port=args.port, heartbeat_interval_ms=args.heartbeat_ms,
+                       enforce_rate_limits=args.enforce_rate_limits)
     if args.guild:
         guild = fake.create_guild(args.guild)
         for name in args.channel or ["games"]:
@@ -1554,6 +1571,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--channel", action="append", help="text channel to create (repeatable)")
     parser.add_argument("--member", action="append", help="member to create (repeatable)")
+    parser.add_argument("--enforce-rate-limits", action="store_true",
+                        help="answer 429 over Discord's documented limits (tests/wire/ratelimits.py)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO)
     with contextlib.suppress(KeyboardInterrupt):

@@ -1,0 +1,176 @@
+"""The ramp: N servers with one game each, members at human pace, N raised step by step until
+a goal fails. Each step adds servers (their games opened a few per second), lets them warm up,
+then measures a window."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from bench.discord_scale.harness import cpu_seconds, running_bot, summarise
+from bench.discord_scale.table import Stats, Table
+from tests.wire.fake_discord import FakeDiscord
+from tests.wire.ratelimits import BOT, GLOBAL_LIMIT
+
+MIX = ("ninesons", "farkle+ai", "flagon")  # one game per server, in turn
+OPEN_PER_SECOND = 4.0  # new servers' games opened per second (the lobby costs requests too)
+
+
+@dataclass
+class StepResult:
+    games: int
+    seconds: float
+    moves_per_second: float
+    outside_per_second: float
+    outside_peak_second: int
+    interaction_requests_per_second: float
+    rate_limited: int
+    rate_limited_by: dict[str, int]
+    peak_routes: dict[str, int]  # the busiest second's bot-token requests by route
+    invalid: int
+    acked: int
+    interactions: int
+    board_p50: float
+    board_p99: float
+    stale_boards: int
+    bot_cpu: float  # share of one core
+    bench_cpu: float
+    failures: int
+
+    @property
+    def acked_share(self) -> float:
+        return self.acked / self.interactions if self.interactions else 1.0
+
+    def reasons(self) -> list[str]:
+        """The goals this step misses (empty: it holds)."""
+        out = []
+        if self.outside_per_second >= GLOBAL_LIMIT:
+            out.append(f"{self.outside_per_second:.0f} requests/s outside interactions (global bucket)")
+        if self.rate_limited:
+            where = ", ".join(f"{n} {route}" for route, n in sorted(self.rate_limited_by.items()))
+            out.append(f"{self.rate_limited} × 429 ({where})")
+        if self.acked < self.interactions:
+            out.append(f"{self.interactions - self.acked} interactions not acknowledged within 3 s")
+        if self.failures:
+            out.append(f"{self.failures} tables stuck")
+        if self.bot_cpu >= 0.95:
+            out.append(f"bot CPU {self.bot_cpu:.0%} of a core")
+        return out
+
+    def line(self) -> str:
+        return (
+            f"{self.games:>6} {self.moves_per_second:>7.2f} {self.outside_per_second:>8.1f} "
+            f"{self.outside_peak_second:>5} {self.interaction_requests_per_second:>8.1f} {self.rate_limited:>5} "
+            f"{self.invalid:>7} {self.acked_share:>7.1%} {self.board_p50:>7.2f} {self.board_p99:>7.2f} "
+            f"{self.bot_cpu:>7.0%} {self.bench_cpu:>7.0%}  {'holds' if not self.reasons() else '; '.join(self.reasons())}"
+        )
+
+
+HEADER = (
+    f"{'games':>6} {'moves/s':>7} {'out req/s':>8} {'peak':>5} {'ix req/s':>8} {'429s':>5} "
+    f"{'invalid':>7} {'acked':>7} {'c2b p50':>7} {'c2b p99':>7} {'bot CPU':>7} {'bench':>7}  verdict"
+)
+
+
+async def _keep_playing(table: Table, delay: float, think: tuple[float, float]) -> None:
+    """Open a game after ``delay`` and play game after game at human pace."""
+    await asyncio.sleep(delay)
+    while True:
+        try:
+            await table.open_game()
+            await table.play_whole_game(think=think, max_idle=60)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a broken table is counted, the others go on
+            table.stats.failures.append(f"{table.kind} in {table.guild.name}: {exc!r}"[:300])
+            await asyncio.sleep(think[1] or 1.0)
+
+
+async def _measure(fake: FakeDiscord, stats: Stats, bot_pid: int, games: int, seconds: float) -> StepResult:
+    rl0, t0 = fake.ratelimits.snapshot(), time.monotonic()
+    cpu_bot0, cpu_me0 = cpu_seconds(bot_pid), cpu_seconds()
+    marks = (
+        stats.interactions,
+        stats.acked,
+        len(stats.click_to_board),
+        stats.moves,
+        stats.stale_boards,
+        len(stats.failures),
+    )
+    await asyncio.sleep(seconds)
+    elapsed = time.monotonic() - t0
+    window = fake.ratelimits.snapshot() - rl0
+    boards = stats.click_to_board[marks[2] :]
+    return StepResult(
+        games=games,
+        seconds=elapsed,
+        moves_per_second=(stats.moves - marks[3]) / elapsed,
+        outside_per_second=window.by_kind[BOT] / elapsed,
+        outside_peak_second=fake.ratelimits.peak_outside_per_second(since=math.ceil(t0)),
+        interaction_requests_per_second=(window.total - window.by_kind[BOT]) / elapsed,
+        rate_limited=window.rate_limited,
+        rate_limited_by=dict(window.rate_limited_by),
+        peak_routes=dict(fake.ratelimits.peak_second_routes(since=math.ceil(t0))),
+        invalid=window.invalid,
+        acked=stats.acked - marks[1],
+        interactions=stats.interactions - marks[0],
+        board_p50=summarise(boards, 0.5),
+        board_p99=summarise(boards, 0.99),
+        stale_boards=stats.stale_boards - marks[4],
+        bot_cpu=(cpu_seconds(bot_pid) - cpu_bot0) / elapsed,
+        bench_cpu=(cpu_seconds() - cpu_me0) / elapsed,
+        failures=len(stats.failures) - marks[5],
+    )
+
+
+async def ramp(
+    steps: list[int], window: float, think: tuple[float, float], seed: int, warmup: float
+) -> list[StepResult]:
+    """Run the steps in order, printing one line per step; stop after the first that fails."""
+    results: list[StepResult] = []
+    stats = Stats()
+    tasks: list[asyncio.Task[None]] = []
+    async with running_bot(enforce=True) as (fake, bot):
+        assert bot.process is not None
+        print(HEADER, flush=True)
+        try:
+            for games in steps:
+                added = 0
+                while len(tasks) < games:
+                    index = len(tasks)
+                    table = Table(
+                        fake, bot, MIX[index % len(MIX)], index, random.Random(seed * 100_003 + index), stats
+                    )
+                    table.db_poll = 0.2
+                    await fake.announce_guild(table.guild)
+                    tasks.append(asyncio.create_task(_keep_playing(table, added / OPEN_PER_SECOND, think)))
+                    added += 1
+                # Every new game opened and a first think time passed before measuring.
+                await asyncio.sleep(added / OPEN_PER_SECOND + warmup)
+                result = await _measure(fake, stats, bot.process.pid, games, window)
+                results.append(result)
+                print(result.line(), flush=True)
+                burst = ", ".join(
+                    f"{n} {route}" for route, n in sorted(result.peak_routes.items(), key=lambda x: -x[1])
+                )
+                print(f"{'':>6} busiest second: {burst}", flush=True)
+                if result.reasons():
+                    break
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        if stats.failures:
+            print(f"{len(stats.failures)} table failures, e.g.: {stats.failures[:3]}", flush=True)
+    return results
+
+
+def holds(results: list[StepResult]) -> int:
+    """The largest N whose step met every goal (0 if none)."""
+    return max((r.games for r in results if not r.reasons()), default=0)
