@@ -105,28 +105,29 @@ class Router(commands.Cog):
     async def on_join_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
         outcome = await self.bot.service.join(route.game_id, actor_of(interaction))
-        await flow_of(self.bot).after_change(outcome)
+        await flow_of(self.bot).after_change(outcome, interaction)
         await everyone_in(self.bot, outcome.record, interaction.user.id)  # a rematch lobby: call its host
 
     async def on_leave_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await flow_of(self.bot).after_change(await self.bot.service.leave(route.game_id, actor_of(interaction)))
+        await flow_of(self.bot).after_change(await self.bot.service.leave(route.game_id, actor_of(interaction)),
+                                              interaction)
 
     async def on_add_ai(self, interaction: discord.Interaction, route: routing.Route) -> None:
         values = component_data(interaction).get("values") or []
         await interaction.response.defer()
         outcome = await self.bot.service.add_ai(route.game_id, actor_of(interaction), str(values[0]) if values
                                                 else None)
-        await flow_of(self.bot).after_change(outcome)
+        await flow_of(self.bot).after_change(outcome, interaction)
 
     async def on_cancel_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
         outcome = await self.bot.service.cancel(route.game_id, actor_of(interaction))
-        await flow_of(self.bot).after_change(outcome)
+        await flow_of(self.bot).after_change(outcome, interaction)
 
     async def on_start_game(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await flow_of(self.bot).start_game(route.game_id, actor_of(interaction))
+        await flow_of(self.bot).start_game(route.game_id, actor_of(interaction), interaction)
 
     # -- public moves ---------------------------------------------------------------------
     async def on_play_action(self, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -135,7 +136,7 @@ class Router(commands.Cog):
         outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), route.arg(1),
                                                expected_version=version)
         if outcome.changed:
-            await flow_of(self.bot).after_change(outcome)
+            await flow_of(self.bot).after_change(outcome, interaction)
         elif outcome.notice:
             await errors.reply_privately(interaction, outcome.notice)
 
@@ -175,7 +176,7 @@ class Router(commands.Cog):
                                                expected_version=route.int_arg(0, -1))
         await interaction.edit_original_response(content=f"✅ Played `{text.echo(str(values[0]))}`.", view=None)
         if outcome.changed:
-            await flow_of(self.bot).after_change(outcome)
+            await flow_of(self.bot).after_change(outcome, interaction)
 
     # -- move menus (cogs.menu) -----------------------------------------------------------
     async def _menu_target(self, interaction: discord.Interaction, route: routing.Route, address: str):
@@ -197,7 +198,7 @@ class Router(commands.Cog):
             await interaction.response.defer()
             outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action,
                                                    expected_version=rec.version)
-            await flow_of(self.bot).after_change(outcome)
+            await flow_of(self.bot).after_change(outcome, interaction)
             return
         view = components.menu_picker(rec.id, rec.version, address, node)
         await interaction.response.send_message(f"**{text.escape_markdown(node.label)}** — choose:",
@@ -231,7 +232,7 @@ class Router(commands.Cog):
         outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action, expected_version=rec.version)
         label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats))
         await interaction.edit_original_response(content=text.fit(f"✅ {label}"), view=None)
-        await flow_of(self.bot).after_change(outcome)
+        await flow_of(self.bot).after_change(outcome, interaction)
 
     async def on_game_control(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """Game-specific verbs: dt:<id>:x:<verb>... handled by the game's UI plug-in (its ``handlers``)."""
@@ -292,7 +293,7 @@ class Router(commands.Cog):
             message = {"content": f"✅ {label}", **self.bot.presenter.private_message(rec, new_game, seat.seat, own,
                                                                                         page=0)}
         await interaction.edit_original_response(**message)
-        await flow_of(self.bot).after_change(outcome)
+        await flow_of(self.bot).after_change(outcome, interaction)
 
     async def _show_current_prompt(self, interaction: discord.Interaction, rec: GameRecord, game: Any,
                                    seat_id: str) -> None:

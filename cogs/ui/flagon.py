@@ -241,7 +241,7 @@ async def on_plan_card(bot: DragonTavern, interaction: discord.Interaction, rout
     else:
         own = [e for e in outcome.events if e.to == seat.seat]
         await interaction.edit_original_response(**private_message(rec, new_game, seat.seat, own, note=note))
-    await flow_of(bot).after_change(outcome)
+    await flow_of(bot).after_change(outcome, interaction)
 
 
 def card_texts(chars: list[str]) -> str:
@@ -326,7 +326,7 @@ async def on_choose_team(bot: DragonTavern, interaction: discord.Interaction, ro
         raise SessionError("Teams are picked in the lobby of a team game.")
     await interaction.response.defer()
     outcome = await bot.service.choose_team(route.game_id, actor_of(interaction), route.arg(1))
-    await flow_of(bot).after_change(outcome)
+    await flow_of(bot).after_change(outcome, interaction)
 
 
 # -- pings: editing the board notifies nobody ------------------------------------------------------
