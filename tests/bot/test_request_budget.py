@@ -1,0 +1,160 @@
+"""Discord's request budget (issue 25): whole games played as members, every HTTP request the
+bot made counted, split into interaction endpoints (the click's own response, its edits and
+followups: outside Discord's global limit of 50 requests/s) and the rest.
+
+Played from the Start click to the end: Nine Sons (2 members) and Farkle (2 members, and 2
+members + an AI) through the board's buttons, Flagon (3 members: plans by DM, public steps
+on the board), and Farkle by ``/play``. ``bench/request_budget.py`` prints the table.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import discord
+import pytest
+
+import engine.farkle.ai as farkle_ai
+import engine.farkle.flow as farkle_flow
+import engine.farkle.game as farkle_game
+from render.text import fill_names, seat_names
+from tests.bot.helpers import last_board
+from tests.bot.test_farkle_clicks import BATTLE_AT, SEED, Player
+from tests.bot.test_flagon_discord import drive
+from tests.bot.test_ninesons_clicks import play_one_decision
+
+ROWS: dict[str, Budget] = {}  # what bench/request_budget.py prints
+
+
+@dataclass
+class Budget:
+    moves: int
+    interaction: int
+    other: int
+
+    def per_move(self) -> tuple[float, float, float]:
+        return ((self.interaction + self.other) / self.moves, self.interaction / self.moves, self.other / self.moves)
+
+
+def interaction_endpoint(path: str, application_id: int) -> bool:
+    return path.startswith("/interactions/") or path.startswith(f"/webhooks/{application_id}/")
+
+
+async def measure(env, bot, gid: int, since: int) -> Budget:
+    requests = env.http_requests[since:]
+    app = env.backend.application_id
+    inside = sum(1 for r in requests if interaction_endpoint(r.path, app))
+    moves = len(await bot.service.db.actions(gid))
+    return Budget(moves, inside, len(requests) - inside)
+
+
+@pytest.fixture
+def world(simcord_env, simcord_bot, monkeypatch):
+    for module in (farkle_game, farkle_flow, farkle_ai):  # Farkle's battle at 1,500: short games
+        monkeypatch.setattr(module, "KEEP_MIN_ARMY", BATTLE_AT)
+    simcord_bot.service._seed_source = lambda: SEED
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    admin = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol")}
+    members["admin"] = guild.add_member(simcord_env.create_user("admin"), roles=[admin])
+    return simcord_env, simcord_bot, channel, members
+
+
+async def open_game(world, kind: str, players: list[str], *, ai: bool = False, options: str = "") -> tuple[int, int]:
+    """A lobby joined by ``players`` (and an easy AI), started; returns the game id and the
+    index of the first request made by the Start click (the count starts there)."""
+    env, bot, channel, m = world
+    await m["admin"].slash(channel, "config set", setting="images", value="off")
+    await m[players[0]].slash(channel, "game new", game=kind, options=options)
+    lobby = last_board(channel)
+    gid = int(lobby.embeds[0].title.split("#")[1])
+    for name in players[1:]:
+        await m[name].click(last_board(channel), label="Join")
+    if ai:
+        await m[players[0]].select(last_board(channel), ["easy"], custom_id=f"dt:{gid}:ai")
+    since = len(env.http_requests)
+    await m[players[0]].click(last_board(channel), label="Start")
+    return gid, since
+
+
+async def finished(bot, gid: int) -> None:
+    rec, game = await bot.service.load(gid)
+    assert game is not None and game.is_over and rec.status == "finished"
+
+
+async def play_ninesons_by_buttons(world) -> Budget:
+    env, bot, channel, m = world
+    gid, since = await open_game(world, "ninesons", ["alice", "bob"], options="first_player=first")
+    rng = random.Random(14)
+    for _ in range(300):
+        rec, game = await bot.service.load(gid)
+        if game.is_over:
+            break
+        [seat] = game.to_act()
+        member = next(x for x in m.values() if x.id == rec.seat(seat).user_id)
+        names = seat_names(rec.seats, "plain")
+        action = rng.choice(game.legal_actions(seat))
+        await play_one_decision(member, channel, action, fill_names(game.describe_action(seat, action), names),
+                                names[seat], [])
+    await finished(bot, gid)
+    return await measure(env, bot, gid, since)
+
+
+async def play_farkle_by_buttons(world, *, ai: bool) -> Budget:
+    env, bot, channel, m = world
+    gid, since = await open_game(world, "farkle", ["alice", "bob"], ai=ai, options="first_player=lobby max_rounds=15")
+    player = Player(bot, channel, {"alice": m["alice"], "bob": m["bob"]}, gid)
+    for _ in range(3000):
+        rec, game = await bot.service.load(gid)
+        if game.is_over:
+            break
+        await player.decide()
+    await finished(bot, gid)
+    return await measure(env, bot, gid, since)
+
+
+async def play_flagon(world) -> Budget:
+    env, bot, channel, m = world
+    gid, since = await open_game(world, "flagon", ["alice", "bob", "carol"])
+    await drive(env, channel, {k: v for k, v in m.items() if k != "admin"}, gid)
+    await finished(bot, gid)
+    return await measure(env, bot, gid, since)
+
+
+async def play_farkle_by_slash(world) -> Budget:
+    env, bot, channel, m = world
+    gid, since = await open_game(world, "farkle", ["alice", "bob"], options="first_player=lobby max_rounds=15")
+    rng = random.Random(7)
+    for _ in range(3000):
+        rec, game = await bot.service.load(gid)
+        if game.is_over:
+            break
+        seat = rng.choice(sorted(game.to_act()))
+        member = next(x for x in m.values() if x.id == rec.seat(seat).user_id)
+        await member.slash(channel, "play", action=rng.choice(game.legal_actions(seat)))
+    await finished(bot, gid)
+    return await measure(env, bot, gid, since)
+
+
+# (row name, how it is played, the most requests per move allowed outside interaction endpoints)
+CASES = {
+    "buttons · Nine Sons, 2 members": (play_ninesons_by_buttons, None),
+    "buttons · Farkle, 2 members": (lambda w: play_farkle_by_buttons(w, ai=False), 0.3),
+    "buttons · Farkle, 2 members + AI": (lambda w: play_farkle_by_buttons(w, ai=True), 0.3),
+    "buttons · Flagon, 3 members": (play_flagon, None),
+    "/play · Farkle, 2 members": (play_farkle_by_slash, 1.2),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+async def test_requests_per_move_outside_interaction_endpoints(world, case):
+    play, most = CASES[case]
+    budget = await play(world)
+    ROWS[case] = budget
+    total, inside, other = budget.per_move()
+    print(f"\n{case}: {budget.moves} moves; per move {total:.2f} requests, {inside:.2f} interaction endpoints, "
+          f"{other:.2f} outside")
+    if most is not None:
+        assert other <= most, (case, budget)
