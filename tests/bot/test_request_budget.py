@@ -24,8 +24,6 @@ from tests.bot.test_farkle_clicks import BATTLE_AT, SEED, Player
 from tests.bot.test_flagon_discord import drive
 from tests.bot.test_ninesons_clicks import play_one_decision
 
-ROWS: dict[str, Budget] = {}  # what bench/request_budget.py prints
-
 
 @dataclass
 class Budget:
@@ -34,7 +32,11 @@ class Budget:
     other: int
 
     def per_move(self) -> tuple[float, float, float]:
-        return ((self.interaction + self.other) / self.moves, self.interaction / self.moves, self.other / self.moves)
+        return (
+            (self.interaction + self.other) / self.moves,
+            self.interaction / self.moves,
+            self.other / self.moves,
+        )
 
 
 def interaction_endpoint(path: str, application_id: int) -> bool:
@@ -62,7 +64,9 @@ def world(simcord_env, simcord_bot, monkeypatch):
     return simcord_env, simcord_bot, channel, members
 
 
-async def open_game(world, kind: str, players: list[str], *, ai: bool = False, options: str = "") -> tuple[int, int]:
+async def open_game(
+    world, kind: str, players: list[str], *, ai: bool = False, options: str = ""
+) -> tuple[int, int]:
     """A lobby joined by ``players`` (and an easy AI), started; returns the game id and the
     index of the first request made by the Start click (the count starts there)."""
     env, bot, channel, m = world
@@ -96,15 +100,18 @@ async def play_ninesons_by_buttons(world) -> Budget:
         member = next(x for x in m.values() if x.id == rec.seat(seat).user_id)
         names = seat_names(rec.seats, "plain")
         action = rng.choice(game.legal_actions(seat))
-        await play_one_decision(member, channel, action, fill_names(game.describe_action(seat, action), names),
-                                names[seat], [])
+        await play_one_decision(
+            member, channel, action, fill_names(game.describe_action(seat, action), names), names[seat], []
+        )
     await finished(bot, gid)
     return await measure(env, bot, gid, since)
 
 
 async def play_farkle_by_buttons(world, *, ai: bool) -> Budget:
     env, bot, channel, m = world
-    gid, since = await open_game(world, "farkle", ["alice", "bob"], ai=ai, options="first_player=lobby max_rounds=15")
+    gid, since = await open_game(
+        world, "farkle", ["alice", "bob"], ai=ai, options="first_player=lobby max_rounds=15"
+    )
     player = Player(bot, channel, {"alice": m["alice"], "bob": m["bob"]}, gid)
     for _ in range(3000):
         rec, game = await bot.service.load(gid)
@@ -125,7 +132,9 @@ async def play_flagon(world) -> Budget:
 
 async def play_farkle_by_slash(world) -> Budget:
     env, bot, channel, m = world
-    gid, since = await open_game(world, "farkle", ["alice", "bob"], options="first_player=lobby max_rounds=15")
+    gid, since = await open_game(
+        world, "farkle", ["alice", "bob"], options="first_player=lobby max_rounds=15"
+    )
     rng = random.Random(7)
     for _ in range(3000):
         rec, game = await bot.service.load(gid)
@@ -152,9 +161,10 @@ CASES = {
 async def test_requests_per_move_outside_interaction_endpoints(world, case):
     play, most = CASES[case]
     budget = await play(world)
-    ROWS[case] = budget
     total, inside, other = budget.per_move()
-    print(f"\n{case}: {budget.moves} moves; per move {total:.2f} requests, {inside:.2f} interaction endpoints, "
-          f"{other:.2f} outside")
+    print(
+        f"\n{case}: {budget.moves} moves; per move {total:.2f} requests, {inside:.2f} interaction endpoints, "
+        f"{other:.2f} outside"
+    )
     if most is not None:
         assert other <= most, (case, budget)
