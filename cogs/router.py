@@ -200,6 +200,10 @@ class Router(commands.Cog):
                                                    expected_version=rec.version)
             await flow_of(self.bot).after_change(outcome, interaction)
             return
+        on_board = await self._picker_on_board(interaction, rec, game, address, node)
+        if on_board is not None:  # "where to" below the board's buttons
+            await interaction.response.edit_message(view=text.fit_view(on_board))
+            return
         view = components.menu_picker(rec.id, rec.version, address, node)
         await interaction.response.send_message(f"**{text.escape_markdown(node.label)}** — choose:",
                                                 view=text.fit_view(view), ephemeral=True)
@@ -209,7 +213,8 @@ class Router(commands.Cog):
         address, _, page = route.arg(1).partition("/")
         address = "" if address == "-" else address
         rec, game, seat, node = await self._menu_target(interaction, route, address)
-        view = components.menu_picker(rec.id, rec.version, address, node, page=int(page or 0))
+        view = await self._picker_on_board(interaction, rec, game, address, node, page=int(page or 0)) \
+            or components.menu_picker(rec.id, rec.version, address, node, page=int(page or 0))
         await interaction.response.edit_message(view=text.fit_view(view))
 
     async def on_choose_in_menu(self, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -223,16 +228,34 @@ class Router(commands.Cog):
         rec, game, seat, node = await self._menu_target(interaction, route, address)
         _check_shown_label(interaction, node.label, text.OPTION_LABEL, value=str(values[0]))
         action = node.only_action
+        on_board = _on_board(interaction, rec)
         if action is None:
+            deeper = await self._picker_on_board(interaction, rec, game, address, node)
+            if deeper is not None:
+                await interaction.response.edit_message(view=text.fit_view(deeper))
+                return
             view = components.menu_picker(rec.id, rec.version, address, node)
             await interaction.response.edit_message(content=f"**{text.escape_markdown(node.label)}** — choose:",
                                                     view=text.fit_view(view))
             return
         await interaction.response.defer()
         outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action, expected_version=rec.version)
-        label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats))
-        await interaction.edit_original_response(content=text.fit(f"✅ {label}"), view=None)
+        if not on_board:  # a private picker says what was played; on the board, the new board does
+            label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats))
+            await interaction.edit_original_response(content=text.fit(f"✅ {label}"), view=None)
         await flow_of(self.bot).after_change(outcome, interaction)
+
+    async def _picker_on_board(self, interaction: discord.Interaction, rec: GameRecord, game: Any, address: str,
+                               node: menu.Node, *, page: int = 0) -> discord.ui.View | None:
+        """The board's controls with ``node``'s select below them, when the click was made on
+        the board of a game whose picker lives there (GameUI.picker_on_board); else None (the
+        picker is private)."""
+        if not ui_for(rec.kind).picker_on_board or not _on_board(interaction, rec):
+            return None
+        board = (await self.bot.presenter.board_message(rec, game))["view"]
+        if board is None:
+            return None
+        return components.with_picker(board, components.menu_picker(rec.id, rec.version, address, node, page=page))
 
     async def on_game_control(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """Game-specific verbs: dt:<id>:x:<verb>... handled by the game's UI plug-in (its ``handlers``)."""
@@ -350,6 +373,11 @@ def _check_shown_label(interaction: discord.Interaction, label: str, limit: int,
             # Compared with whitespace collapsed: Discord may trim a label it stores.
             if shown is not None and shown.split() != text.fit(label, limit).split():
                 raise StaleAction("That menu is out of date. Use the latest board.")
+
+
+def _on_board(interaction: discord.Interaction, rec: GameRecord) -> bool:
+    """Whether the click was made on the game's board message (not a private picker)."""
+    return interaction.message is not None and interaction.message.id == rec.board_message_id
 
 
 def _names(rec: GameRecord) -> dict[str, str]:

@@ -19,9 +19,9 @@ import engine.farkle.ai as farkle_ai
 import engine.farkle.flow as farkle_flow
 import engine.farkle.game as farkle_game
 from render.text import fill_names, seat_names
-from tests.bot.helpers import last_board
+from tests.bot.helpers import last_board, public_posts
 from tests.bot.test_farkle_clicks import BATTLE_AT, SEED, Player
-from tests.bot.test_flagon_discord import drive
+from tests.bot.test_flagon_discord import plan_one, public_step
 from tests.bot.test_ninesons_clicks import play_one_decision
 
 
@@ -83,14 +83,44 @@ async def open_game(
     return gid, since
 
 
-async def finished(bot, gid: int) -> None:
+class Pings:
+    """Checks, around each decision, what members notice: everyone who becomes one who must
+    act is mentioned by a new public message (a channel message or a followup of the click),
+    nobody else is, and at most one ping stands in the channel."""
+
+    def __init__(self, world, gid: int) -> None:
+        self.env, self.bot, self.channel, _ = world
+        self.gid = gid
+        self.seen: list[str] = []  # every ping and notice, for the reader (printed)
+
+    async def before(self) -> tuple[set[str], int]:
+        _, game = await self.bot.service.load(self.gid)
+        return set(game.to_act()), len(public_posts(self.env, self.channel))
+
+    async def after(self, before: tuple[set[str], int]) -> None:
+        rec, game = await self.bot.service.load(self.gid)
+        users = {s.seat: s.user_id for s in rec.seats if not s.is_ai}
+        new = public_posts(self.env, self.channel)[before[1] :]
+        pinged = {int(u) for body in new for u in (body.get("allowed_mentions") or {}).get("users") or []}
+        self.seen += [str(body.get("content")) for body in new if not body.get("embeds")]
+        now = set(game.to_act()) if not game.is_over else set()
+        became = {users[p] for p in now - before[0] if p in users}
+        assert became <= pinged, (became, new)
+        assert pinged <= {users[p] for p in now if p in users}, (pinged, new)
+        standing = [m for m in self.channel.history() if not m.embeds and not m.components]
+        assert len(standing) <= 1, [m.content for m in standing]
+
+
+async def finished(bot, gid: int, pings: Pings) -> None:
     rec, game = await bot.service.load(gid)
     assert game is not None and game.is_over and rec.status == "finished"
+    print("\n".join(["", "what the channel was told:", *pings.seen[:6], "…", *pings.seen[-3:]]))
 
 
 async def play_ninesons_by_buttons(world) -> Budget:
     env, bot, channel, m = world
     gid, since = await open_game(world, "ninesons", ["alice", "bob"], options="first_player=first")
+    pings = Pings(world, gid)
     rng = random.Random(14)
     for _ in range(300):
         rec, game = await bot.service.load(gid)
@@ -100,41 +130,56 @@ async def play_ninesons_by_buttons(world) -> Budget:
         member = next(x for x in m.values() if x.id == rec.seat(seat).user_id)
         names = seat_names(rec.seats, "plain")
         action = rng.choice(game.legal_actions(seat))
-        await play_one_decision(
-            member, channel, action, fill_names(game.describe_action(seat, action), names), names[seat], []
-        )
-    await finished(bot, gid)
+        label = fill_names(game.describe_action(seat, action), names)
+        state = await pings.before()
+        await play_one_decision(member, channel, action, label, names[seat], [])
+        await pings.after(state)
+    await finished(bot, gid, pings)
     return await measure(env, bot, gid, since)
 
 
 async def play_farkle_by_buttons(world, *, ai: bool) -> Budget:
     env, bot, channel, m = world
-    gid, since = await open_game(
-        world, "farkle", ["alice", "bob"], ai=ai, options="first_player=lobby max_rounds=15"
-    )
+    options = "first_player=lobby max_rounds=15"
+    gid, since = await open_game(world, "farkle", ["alice", "bob"], ai=ai, options=options)
     player = Player(bot, channel, {"alice": m["alice"], "bob": m["bob"]}, gid)
+    pings = Pings(world, gid)
     for _ in range(3000):
         rec, game = await bot.service.load(gid)
         if game.is_over:
             break
+        state = await pings.before()
         await player.decide()
-    await finished(bot, gid)
+        await pings.after(state)
+    await finished(bot, gid, pings)
     return await measure(env, bot, gid, since)
 
 
 async def play_flagon(world) -> Budget:
     env, bot, channel, m = world
     gid, since = await open_game(world, "flagon", ["alice", "bob", "carol"])
-    await drive(env, channel, {k: v for k, v in m.items() if k != "admin"}, gid)
-    await finished(bot, gid)
+    pings = Pings(world, gid)
+    by_user = {member.id: member for member in m.values()}
+    for _ in range(600):  # as test_flagon_discord.drive: plans by DM, public steps on the board
+        rec, game = await bot.service.load(gid)
+        if game.is_over or rec.status != "active":
+            break
+        seat = next(s for s in rec.seats if not s.is_ai and s.seat in game.to_act())
+        state = await pings.before()
+        if any(game.is_private_action(seat.seat, a) for a in game.legal_actions(seat.seat)):
+            await plan_one(env, channel, by_user[seat.user_id], gid, ephemeral=False)
+        else:
+            await public_step(channel, by_user[seat.user_id])
+        await pings.after(state)
+    await finished(bot, gid, pings)
     return await measure(env, bot, gid, since)
 
 
 async def play_farkle_by_slash(world) -> Budget:
     env, bot, channel, m = world
-    gid, since = await open_game(
-        world, "farkle", ["alice", "bob"], options="first_player=lobby max_rounds=15"
-    )
+    options = "first_player=lobby max_rounds=15"
+    gid, since = await open_game(world, "farkle", ["alice", "bob"], options=options)
+    pings = Pings(world, gid)
     rng = random.Random(7)
     for _ in range(3000):
         rec, game = await bot.service.load(gid)
@@ -142,8 +187,10 @@ async def play_farkle_by_slash(world) -> Budget:
             break
         seat = rng.choice(sorted(game.to_act()))
         member = next(x for x in m.values() if x.id == rec.seat(seat).user_id)
+        state = await pings.before()
         await member.slash(channel, "play", action=rng.choice(game.legal_actions(seat)))
-    await finished(bot, gid)
+        await pings.after(state)
+    await finished(bot, gid, pings)
     return await measure(env, bot, gid, since)
 
 
