@@ -67,7 +67,8 @@ def public_posts(env, channel) -> list[dict]:
             out.append(r.json)
         elif r.path.startswith("/webhooks/") and r.path.count("/") == 3:  # /webhooks/{app}/{token}
             token = r.path.rsplit("/", 1)[1]
-            if env.backend.interaction_by_token(token).channel_id == channel.id \
+            record = env.backend.interactions[env.backend.interaction_tokens[token]]  # expired ones too
+            if record.channel_id == channel.id \
                     and not int(r.json.get("flags") or 0) & EPHEMERAL:
                 out.append(r.json)
     return out
