@@ -132,7 +132,6 @@ async def play_one_decision(member, channel, action: str, label: str, name: str,
         clicks += 1
         # The choice's own response carried the new board: no select left, nothing private.
         assert private_replies(chosen) == [] and select_values(last_board(channel)) == []
-        done = last_board(channel)
         shown_options = ", ".join(list(options)[:4]) + (f", … ({len(options)})" if len(options) > 4 else "")
         step += f" → {title} [{shown_options}] → {option!r} → new board"
     else:  # one click played it: the button's label said exactly what it did
