@@ -210,7 +210,8 @@ class Table:
             assert picker is not None and picker["flags"] & FLAG_EPHEMERAL
         assert picker is not None
         for _depth in range(4):
-            select = next(c for c in components(picker) if c["type"] == SELECT)
+            select = next((c for c in components(picker) if c["type"] == SELECT), None)
+            assert select is not None, f"no select (a board redraw closed it?): {components(picker)}"
             pick = await self.fake.select(member, picker, select["custom_id"], [select["options"][0]["value"]])
             answer = await pick.wait_callback(timeout=10)
             if answer.json["type"] == CALLBACK_UPDATE_MESSAGE:
@@ -289,6 +290,10 @@ async def test_ninesons_killed_after_a_move_continues_on_the_old_board_and_its_t
         assert len(recent_before) == 5 and recent_before[-1].startswith(f"{rec['names'][seat]}: ")
 
         await _restart(table)
+        # The start-up delivery (the ping the dead process owed) redraws the board; a select
+        # opened below its buttons meanwhile would close, as on Discord: wait for it first.
+        await fake.wait_until(lambda: table.bot.query("SELECT COUNT(*) FROM outbox")[0][0] == 0, timeout=10,
+                              what="the start-up delivery")
         # The next player moves through the dead process's board message (its menu buttons).
         [seat] = game.to_act()
         since = len(fake.requests)
