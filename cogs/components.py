@@ -133,6 +133,21 @@ def menu_buttons(rec: GameRecord, root: Node, *, version: int, start_row: int = 
     return items
 
 
+def with_picker(board: discord.ui.View, picker: discord.ui.View) -> Layout | None:
+    """The board's controls with a menu picker in the rows below them (a picker that lives on
+    the board message), or None when both do not fit in Discord's five rows."""
+    below = 1 + max((item.row or 0 for item in board.children), default=-1)
+    if below + 1 + max((item.row or 0 for item in picker.children), default=0) > 5:
+        return None
+    view = Layout()
+    for item in board.children:
+        view.add_item(item)
+    for item in picker.children:
+        item.row = below + (item.row or 0)
+        view.add_item(item)
+    return view
+
+
 def menu_picker(game_id: int, version: int, address: str, node: Node, *, page: int = 0) -> Layout:
     """A private select of one menu node's children (paginated by 25)."""
     view = Layout()

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
+from cogs.carrier import Carrier
 from cogs.errors import AnnouncementDelayed
 from engine import Event, registry
 from sessions import Actor, Outcome
@@ -70,11 +71,15 @@ class GameFlow(commands.Cog):
             log.info("announced what %d games had queued before the restart", count)
 
     # -- after a change ----------------------------------------------------------------------
-    async def after_change(self, outcome: Outcome) -> None:
-        """Announce a saved outcome (from the outbox) and follow its timer. Raises
-        AnnouncementDelayed if Discord did not take the announcement: it was saved all the same."""
+    async def after_change(self, outcome: Outcome, interaction: discord.Interaction | None = None) -> None:
+        """Announce a saved outcome (from the outbox) and follow its timer. ``interaction``:
+        the click or command that caused it, answered already (a deferred click, or a command
+        whose own reply was sent): the board edit and the ping go through it when they can
+        (cogs.carrier). Raises AnnouncementDelayed if Discord did not take the announcement:
+        it was saved all the same."""
+        carrier = Carrier(interaction) if interaction is not None else None
         try:
-            await self.bot.outbox.deliver_now(outcome.record.id)
+            await self.bot.outbox.deliver_now(outcome.record.id, carrier)
         finally:
             await self.bot.timers.refresh(outcome.record.id)
 
@@ -84,7 +89,7 @@ class GameFlow(commands.Cog):
             await self.after_change(outcome)
 
     # -- starting a game ---------------------------------------------------------------------
-    async def start_game(self, game_id: int, actor: Actor) -> None:
+    async def start_game(self, game_id: int, actor: Actor, interaction: discord.Interaction | None = None) -> None:
         service = self.bot.service
         outcome = await service.start(game_id, actor)
         # Its thread first (if it gets one): the DMs below and the board name where it is played.
@@ -97,7 +102,7 @@ class GameFlow(commands.Cog):
             notices = await self._check_private_routes(outcome)
             if notices:
                 await service.queue_announcement(game_id, [e.to_dict() for e in notices])
-        await self.after_change(outcome)
+        await self.after_change(outcome, interaction)
 
     async def _check_private_routes(self, outcome: Outcome) -> list[Event]:
         """DM every human once at the start: who can get private prompts by DM, who can't."""

@@ -9,7 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import threads
+from cogs import errors, threads
+from cogs.errors import AnnouncementDelayed
 from cogs.flow import actor_of, flow_of
 from cogs.pings import board_link
 from cogs.presenter import fill_names
@@ -186,8 +187,13 @@ class Games(commands.Cog):
                                "(type /play and pick one from the list).")
         rec = await self._play_target(interaction, game)
         outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action)
-        await flow_of(self.bot).after_change(outcome)
-        await interaction.followup.send(f"✅ Played `{text.echo(action)}`.", ephemeral=True)
+        # The move is saved: say so first, so that the ping can follow as this command's
+        # followup (its webhook cannot edit the board, which it did not create: cogs.carrier).
+        await interaction.edit_original_response(content=f"✅ Played `{text.echo(action)}`.")
+        try:
+            await flow_of(self.bot).after_change(outcome, interaction)
+        except AnnouncementDelayed as delayed:  # one answer: it was played, and what is late
+            await interaction.edit_original_response(content=errors.user_message(delayed))
 
     async def _play_target(self, interaction: discord.Interaction, game_id: int | None) -> GameRecord:
         service = self.bot.service

@@ -6,12 +6,16 @@ game's pending rows in order:
 
 0. a game that just started to be played in a thread gets its thread (cogs.threads);
 1. the board's Recent lines, appended in the same transaction that marks them done (exactly once);
-2. the board, drawn from the saved state (an edit, so repeating it is harmless);
+2. the board, drawn from the saved state (an edit, so repeating it is harmless; all the rows
+   pending make one edit);
 3. the game's ping (cogs.pings: its message id is noted on the rows, so it is never sent twice),
    or, for the change that ended the game, one notice saying how it ended;
 4. each human seat's hand message (cogs.hands: the seat is noted on the rows once its DM went out);
 
-and then drops the rows. The lobby's own pings (a Rematch invitation) go when it starts or closes;
+and then drops the rows. A delivery caused by a click gets its interaction (cogs.carrier): the
+board edit and the ping go through the interaction's endpoints when they can, else through the
+channel; the order and the progress notes are the same either way, so a crash mid-delivery
+still loses and doubles nothing. The lobby's own pings (a Rematch invitation) go when it starts or closes;
 a game played in a thread has its thread archived at the end. A delivery cut short by a crash or a Discord error resumes where it
 stopped: at the next click on that game, `/game status`, a retry a little later, or the next
 start-up. A move that was saved is never reported as lost.
@@ -26,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.carrier import Carrier
 from cogs.errors import AnnouncementDelayed
 from cogs.hands import Hands
 from cogs.pings import Pings
@@ -64,16 +69,17 @@ class Outbox:
         self.hands = Hands(bot)
         self.tables = Tables(bot)
 
-    async def deliver(self, game_id: int) -> None:
+    async def deliver(self, game_id: int, carrier: Carrier | None = None) -> None:
         """Announce every pending change of the game, in order (one delivery per game at a
-        time, across processes too: the lock is the database's)."""
+        time, across processes too: the lock is the database's). ``carrier``: the click that
+        caused them, whose interaction carries the board edit and the ping when it can."""
         async with self.bot.service.delivery_lock(game_id):
-            await self._deliver(game_id)
+            await self._deliver(game_id, carrier)
 
-    async def deliver_now(self, game_id: int) -> None:
+    async def deliver_now(self, game_id: int, carrier: Carrier | None = None) -> None:
         """Deliver right after a save. On failure the change stays queued, a retry is scheduled
         and :class:`AnnouncementDelayed` tells the caller the move was saved all the same."""
-        failure = await self._attempt(game_id)
+        failure = await self._attempt(game_id, carrier)
         if failure is not None:
             ref = secrets.token_hex(3).upper()
             log.warning("game %s: announcing a saved change failed (ref %s); it stays queued", game_id, ref,
@@ -104,11 +110,11 @@ class Outbox:
         self._retries.clear()
 
     # -- internals ------------------------------------------------------------------------
-    async def _attempt(self, game_id: int) -> Exception | None:
+    async def _attempt(self, game_id: int, carrier: Carrier | None = None) -> Exception | None:
         """Deliver; return what went wrong instead of raising. A game whose channel was deleted
         has nobody left to tell: its queue is dropped."""
         try:
-            await self.deliver(game_id)
+            await self.deliver(game_id, carrier)
         except discord.NotFound as exc:
             if exc.code != UNKNOWN_CHANNEL:
                 return exc
@@ -120,7 +126,7 @@ class Outbox:
             return exc
         return None
 
-    async def _deliver(self, game_id: int) -> None:
+    async def _deliver(self, game_id: int, carrier: Carrier | None) -> None:
         service = self.bot.service
         pending = await service.pending_announcements(game_id)
         if not pending:
@@ -142,11 +148,11 @@ class Outbox:
             recent = await service.save_announcement_progress(fresh, recent=(lines, RECENT_EVENTS) if lines else None)
             if recent is not None:
                 rec.recent = recent
-        await presenter.draw_board(rec, game)
+        await presenter.draw_board(rec, game, carrier)
         unpinged = [a for a in pending if "ping" not in a.progress]
         if game is not None and rec.status == "active":
             if unpinged:
-                sent = await self.pings.announce(rec, game, _events(unpinged))
+                sent = await self.pings.announce(rec, game, _events(unpinged), carrier)
                 for a in unpinged:
                     a.progress["ping"] = sent
                 await service.save_announcement_progress(unpinged)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.carrier import Carrier, token_alive
 from cogs.prompts import must_act_privately
 from cogs.ui import ui_for
 from engine import Event, Game, registry
@@ -65,11 +66,17 @@ class Pings:
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
         self._background: set[asyncio.Task[None]] = set()
+        # Pings sent as followups: the webhook that may delete each while its token lives.
+        # Memory only: after a restart (or once the token expired) a ping is deleted through
+        # its channel like any other.
+        self._webhooks: dict[int, tuple[discord.Webhook, discord.Interaction]] = {}
 
     # -- while the game runs ----------------------------------------------------------------
-    async def announce(self, rec: GameRecord, game: Game, events: list[Event]) -> int:
-        """Ping who must act now because of ``events`` (and the game's own out-of-turn pings).
-        Returns the id of the channel message sent, or 0 if none was (DMs only, or nobody)."""
+    async def announce(self, rec: GameRecord, game: Game, events: list[Event],
+                       carrier: Carrier | None = None) -> int:
+        """Ping who must act now because of ``events`` (and the game's own out-of-turn pings):
+        a followup of ``carrier`` (the click that caused it) when it can carry one, else a
+        channel message. Returns the id of the message sent, or 0 if none was (DMs only, or nobody)."""
         public = [e for e in events if e.to is None]
         hook = ui_for(rec.kind).announce(rec, game, public)
         asked, reminder = turn_seats(public)
@@ -105,7 +112,7 @@ class Pings:
         if deadline is not None:
             lines.append(self._deadline_line(rec, deadline, [humans[p] for p in asked], settings))
         lines.append(f"[Go to the board]({board_link(rec)})")
-        return await self._post(rec, "\n".join(lines), events, keep=sent)
+        return await self._post(rec, "\n".join(lines), events, keep=sent, carrier=carrier)
 
     def _ask_lines(self, rec: GameRecord, game: Game, seats: list[str], reminder: bool,
                    settings: GuildSettings) -> list[str]:
@@ -128,15 +135,28 @@ class Pings:
                        settings: GuildSettings) -> str:
         return f"⏳ Time runs out <t:{int(deadline)}:R>; {afk_outcome(seats, settings, rec.seats)}."
 
-    async def _post(self, rec: GameRecord, template: str, events: list[Event], keep: set[int]) -> int:
+    async def _post(self, rec: GameRecord, template: str, events: list[Event], keep: set[int],
+                    carrier: Carrier | None = None) -> int:
         content, pinged = fill_mentions(template, rec, text.shown_names(event_names(rec, events)))
-        # By id: the server may be on another shard. In the game's thread if it has one.
-        channel = self.bot.get_partial_messageable(rec.table_channel_id)
-        sent = await channel.send(text.fit(content), suppress_embeds=True, allowed_mentions=discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(user_id) for user_id in dict.fromkeys(pinged)]))
-        await self.bot.service.add_ping(rec.id, rec.table_channel_id, sent.id)
-        await self.delete_earlier(rec, keep={*keep, sent.id})
-        return sent.id
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(user_id) for user_id in dict.fromkeys(pinged)])
+        sent_id = None
+        if carrier is not None and carrier.carries_ping(rec.table_channel_id):
+            # A followup notifies exactly like a channel message, outside the global limit.
+            try:
+                followup = carrier.interaction.followup
+                sent_id = (await followup.send(text.fit(content), suppress_embeds=True, allowed_mentions=mentions,
+                                               wait=True)).id
+                self._webhooks[sent_id] = (followup, carrier.interaction)
+            except discord.HTTPException:
+                log.info("game %s: the click's token could not send the ping; sending it in the channel", rec.id)
+        if sent_id is None:
+            # By id: the server may be on another shard. In the game's thread if it has one.
+            channel = self.bot.get_partial_messageable(rec.table_channel_id)
+            sent_id = (await channel.send(text.fit(content), suppress_embeds=True, allowed_mentions=mentions)).id
+        await self.bot.service.add_ping(rec.id, rec.table_channel_id, sent_id)
+        await self.delete_earlier(rec, keep={*keep, sent_id})
+        return sent_id
 
     async def _dm(self, rec: GameRecord, game: Game, seat: SeatRecord, reminder: bool, deadline: float | None,
                   settings: GuildSettings) -> int | None:
@@ -172,10 +192,24 @@ class Pings:
         try:
             for channel_id, message_id in stale:
                 with contextlib.suppress(discord.NotFound, discord.Forbidden):
-                    await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
+                    await self._delete_one(channel_id, message_id)
                 await self.bot.service.drop_ping(game_id, message_id)
+                self._webhooks.pop(message_id, None)
         except Exception:
             log.warning("game %s: deleting an old ping failed; the next ping tries again", game_id, exc_info=True)
+
+    async def _delete_one(self, channel_id: int, message_id: int) -> None:
+        """Through the webhook that sent it while its token lives, else through the channel."""
+        hook = self._webhooks.get(message_id)
+        if hook is not None and token_alive(hook[1]):
+            try:
+                await hook[0].delete_message(message_id)
+                return
+            except discord.NotFound:
+                raise
+            except discord.HTTPException:
+                log.info("deleting ping %s through its interaction failed; deleting it in the channel", message_id)
+        await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
 
     # -- at the end -------------------------------------------------------------------------
     async def game_over(self, rec: GameRecord, game: Game | None) -> int:

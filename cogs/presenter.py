@@ -19,6 +19,7 @@ import discord
 
 import render
 from cogs import components, menu, results
+from cogs.carrier import Carrier
 from cogs.pings import afk_outcome
 from cogs.prompts import private_actions, prompt_token
 from cogs.recent import RecentMap
@@ -196,14 +197,15 @@ class Presenter:
             lines.insert(0, f"{PROGRESS_MARK} {progress}")
         return [fill_names(t, names) for t in lines]
 
-    async def draw_board(self, rec: GameRecord, game: Game | None) -> None:
-        """Edit the game's one message to show the saved state (harmless to repeat)."""
+    async def draw_board(self, rec: GameRecord, game: Game | None, carrier: Carrier | None = None) -> None:
+        """Edit the game's one message to show the saved state (harmless to repeat): through
+        the click's own response when the click was on the board (cogs.carrier)."""
         if rec.status == "lobby":
-            await self._put_board(rec, await self.lobby_message(rec))
+            await self._put_board(rec, await self.lobby_message(rec), carrier)
         elif game is None:  # cancelled before starting: close the lobby message
-            await self._put_board(rec, await self._closed_lobby(rec))
+            await self._put_board(rec, await self._closed_lobby(rec), carrier)
         else:
-            await self._put_board(rec, await self.board_message(rec, game))
+            await self._put_board(rec, await self.board_message(rec, game), carrier)
 
     async def repost_board(self, rec: GameRecord) -> None:
         """Post the board again at the bottom of the channel; the old one points to it."""
@@ -231,13 +233,23 @@ class Presenter:
                               description=f"This lobby was {rec.status}.{why}", colour=discord.Colour.dark_grey())
         return {"content": None, "embed": embed, "view": None, "attachments": []}
 
-    async def _put_board(self, rec: GameRecord, message: dict[str, Any]) -> None:
+    async def _put_board(self, rec: GameRecord, message: dict[str, Any], carrier: Carrier | None = None) -> None:
         # By id, not from the cache: the game's server may be on another process's shard (a DM
         # click reaches shard 0's process), and posting needs no cached channel. A game played
         # in a thread has its board there (cogs.threads).
         channel = self.bot.get_partial_messageable(rec.table_channel_id)
         kwargs = text.fit_message(message)
         picture = picture_digest(kwargs.get("attachments") or [])
+        if carrier is not None and carrier.carries_board(rec.board_message_id):
+            assert rec.board_message_id is not None
+            try:  # the click's own message: an interaction endpoint, outside the global limit
+                answered = await carrier.interaction.edit_original_response(
+                    **self.keep_unchanged_picture(rec.board_message_id, kwargs)
+                )
+                self._pictures[rec.board_message_id] = (picture, list(answered.attachments))
+                return
+            except discord.HTTPException:
+                log.info("game %s: the click's token could not edit the board; editing it in the channel", rec.id)
         if rec.board_message_id is not None:
             partial = channel.get_partial_message(rec.board_message_id)
             try:

@@ -105,28 +105,29 @@ class Router(commands.Cog):
     async def on_join_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
         outcome = await self.bot.service.join(route.game_id, actor_of(interaction))
-        await flow_of(self.bot).after_change(outcome)
+        await flow_of(self.bot).after_change(outcome, interaction)
         await everyone_in(self.bot, outcome.record, interaction.user.id)  # a rematch lobby: call its host
 
     async def on_leave_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await flow_of(self.bot).after_change(await self.bot.service.leave(route.game_id, actor_of(interaction)))
+        await flow_of(self.bot).after_change(await self.bot.service.leave(route.game_id, actor_of(interaction)),
+                                              interaction)
 
     async def on_add_ai(self, interaction: discord.Interaction, route: routing.Route) -> None:
         values = component_data(interaction).get("values") or []
         await interaction.response.defer()
         outcome = await self.bot.service.add_ai(route.game_id, actor_of(interaction), str(values[0]) if values
                                                 else None)
-        await flow_of(self.bot).after_change(outcome)
+        await flow_of(self.bot).after_change(outcome, interaction)
 
     async def on_cancel_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
         outcome = await self.bot.service.cancel(route.game_id, actor_of(interaction))
-        await flow_of(self.bot).after_change(outcome)
+        await flow_of(self.bot).after_change(outcome, interaction)
 
     async def on_start_game(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await flow_of(self.bot).start_game(route.game_id, actor_of(interaction))
+        await flow_of(self.bot).start_game(route.game_id, actor_of(interaction), interaction)
 
     # -- public moves ---------------------------------------------------------------------
     async def on_play_action(self, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -135,7 +136,7 @@ class Router(commands.Cog):
         outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), route.arg(1),
                                                expected_version=version)
         if outcome.changed:
-            await flow_of(self.bot).after_change(outcome)
+            await flow_of(self.bot).after_change(outcome, interaction)
         elif outcome.notice:
             await errors.reply_privately(interaction, outcome.notice)
 
@@ -175,7 +176,7 @@ class Router(commands.Cog):
                                                expected_version=route.int_arg(0, -1))
         await interaction.edit_original_response(content=f"✅ Played `{text.echo(str(values[0]))}`.", view=None)
         if outcome.changed:
-            await flow_of(self.bot).after_change(outcome)
+            await flow_of(self.bot).after_change(outcome, interaction)
 
     # -- move menus (cogs.menu) -----------------------------------------------------------
     async def _menu_target(self, interaction: discord.Interaction, route: routing.Route, address: str):
@@ -197,7 +198,11 @@ class Router(commands.Cog):
             await interaction.response.defer()
             outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action,
                                                    expected_version=rec.version)
-            await flow_of(self.bot).after_change(outcome)
+            await flow_of(self.bot).after_change(outcome, interaction)
+            return
+        on_board = await self._picker_on_board(interaction, rec, game, address, node)
+        if on_board is not None:  # "where to" below the board's buttons
+            await interaction.response.edit_message(view=text.fit_view(on_board))
             return
         view = components.menu_picker(rec.id, rec.version, address, node)
         await interaction.response.send_message(f"**{text.escape_markdown(node.label)}** — choose:",
@@ -208,7 +213,9 @@ class Router(commands.Cog):
         address, _, page = route.arg(1).partition("/")
         address = "" if address == "-" else address
         rec, game, seat, node = await self._menu_target(interaction, route, address)
-        view = components.menu_picker(rec.id, rec.version, address, node, page=routing.number(page) or 0)
+        page_number = routing.number(page) or 0
+        view = await self._picker_on_board(interaction, rec, game, address, node, page=page_number) \
+            or components.menu_picker(rec.id, rec.version, address, node, page=page_number)
         await interaction.response.edit_message(view=text.fit_view(view))
 
     async def on_choose_in_menu(self, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -222,16 +229,34 @@ class Router(commands.Cog):
         rec, game, seat, node = await self._menu_target(interaction, route, address)
         _check_shown_label(interaction, node.label, text.OPTION_LABEL, value=str(values[0]))
         action = node.only_action
+        on_board = _on_board(interaction, rec)
         if action is None:
+            deeper = await self._picker_on_board(interaction, rec, game, address, node)
+            if deeper is not None:
+                await interaction.response.edit_message(view=text.fit_view(deeper))
+                return
             view = components.menu_picker(rec.id, rec.version, address, node)
             await interaction.response.edit_message(content=f"**{text.escape_markdown(node.label)}** — choose:",
                                                     view=text.fit_view(view))
             return
         await interaction.response.defer()
         outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action, expected_version=rec.version)
-        label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats))
-        await interaction.edit_original_response(content=text.fit(f"✅ {label}"), view=None)
-        await flow_of(self.bot).after_change(outcome)
+        if not on_board:  # a private picker says what was played; on the board, the new board does
+            label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats))
+            await interaction.edit_original_response(content=text.fit(f"✅ {label}"), view=None)
+        await flow_of(self.bot).after_change(outcome, interaction)
+
+    async def _picker_on_board(self, interaction: discord.Interaction, rec: GameRecord, game: Any, address: str,
+                               node: menu.Node, *, page: int = 0) -> discord.ui.View | None:
+        """The board's controls with ``node``'s select below them, when the click was made on
+        the board of a game whose picker lives there (GameUI.picker_on_board); else None (the
+        picker is private)."""
+        if not ui_for(rec.kind).picker_on_board or not _on_board(interaction, rec):
+            return None
+        board = (await self.bot.presenter.board_message(rec, game))["view"]
+        if board is None:
+            return None
+        return components.with_picker(board, components.menu_picker(rec.id, rec.version, address, node, page=page))
 
     async def on_game_control(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """Game-specific verbs: dt:<id>:x:<verb>... handled by the game's UI plug-in (its ``handlers``)."""
@@ -295,7 +320,7 @@ class Router(commands.Cog):
             if in_dm and interaction.message is not None:
                 self.bot.outbox.hands.shown(interaction.message.id, hand)
         await interaction.edit_original_response(**message)
-        await flow_of(self.bot).after_change(outcome)
+        await flow_of(self.bot).after_change(outcome, interaction)
 
     async def _show_current_prompt(self, interaction: discord.Interaction, rec: GameRecord, game: Any,
                                    seat_id: str) -> None:
@@ -352,6 +377,11 @@ def _check_shown_label(interaction: discord.Interaction, label: str, limit: int,
             # Compared with whitespace collapsed: Discord may trim a label it stores.
             if shown is not None and shown.split() != text.fit(label, limit).split():
                 raise StaleAction("That menu is out of date. Use the latest board.")
+
+
+def _on_board(interaction: discord.Interaction, rec: GameRecord) -> bool:
+    """Whether the click was made on the game's board message (not a private picker)."""
+    return interaction.message is not None and interaction.message.id == rec.board_message_id
 
 
 def _names(rec: GameRecord) -> dict[str, str]:

@@ -13,6 +13,8 @@ The hooks:
   shows the public actions as a move menu (see cogs.menu); the path's labels place an action
   in it, the first level as board buttons (an empty path leaves it out: the game's board rows
   offer it). Without, one button per action.
+- ``picker_on_board``: the menu's second level opens on the board message (no secrets, one
+  player acting at a time), so the click that completes a move is a click on the board.
 - ``board_rows(rec, game, seat, version) -> list[discord.ui.Item]``: extra board components
   (for example dice toggles), shown before the menu.
 - ``private_message(rec, game, seat, own_events, page=...) -> dict | None``: the private prompt
@@ -67,6 +69,10 @@ class GameUI:
     """A game's Discord UI; this base class is the generic one (see the module docstring)."""
 
     menu: ClassVar[bool] = False
+    # The menu's second level opens on the board message itself rather than privately (only a
+    # game without secrets where one player acts at a time): the click that completes a move is
+    # then a click on the board, whose own response carries the new board (cogs.carrier).
+    picker_on_board: ClassVar[bool] = False
     handlers: ClassVar[Mapping[str, Handler]] = MappingProxyType({})
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:

@@ -234,7 +234,7 @@ async def on_play_two_steps(bot: DragonTavern, interaction: discord.Interaction,
     except StaleAction:
         pass  # another click of this player's came first: the first step stands
     finally:
-        await flow_of(bot).after_change(last)  # announces both steps' saved changes
+        await flow_of(bot).after_change(last, interaction)  # announces both steps' saved changes
 
 
 # -- the private prompt: Magic Items with Use buttons -----------------------------------------
@@ -303,7 +303,7 @@ async def on_use_item(bot: DragonTavern, interaction: discord.Interaction, route
         message = {"content": f"✅ {label}", **private_message(rec, cast("FarkleGame", game), seat.seat, own, page=0)}
     await interaction.edit_original_response(**message)
     if outcome.changed:
-        await flow_of(bot).after_change(outcome)
+        await flow_of(bot).after_change(outcome, interaction)
 
 
 

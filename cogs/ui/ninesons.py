@@ -96,6 +96,7 @@ def ask(game: Game, seat: str) -> str:
 
 class NineSonsUI(GameUI):
     menu = True
+    picker_on_board = True  # no secrets, one player at a time: "where to" opens on the board
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
         return menu_path(cast("NineSonsGame", game), seat, action)

@@ -51,12 +51,33 @@ def last_ping(channel):
     return None
 
 
-def posted_contents(env, channel) -> list[str]:
-    """The content of every message the bot posted in ``channel``, deleted ones included
-    (superseded turn pings are deleted; this is what members were notified with)."""
+EPHEMERAL = 64  # the message flag
+
+
+def public_posts(env, channel) -> list[dict]:
+    """The body of every public message the bot posted in ``channel``, deleted ones included:
+    channel messages, and followups of interactions made in it (a turn ping is a followup of
+    the click that caused it: cogs.carrier)."""
     path = f"/channels/{channel.id}/messages"
-    return [str(r.json.get("content") or "") for r in env.http_requests
-            if r.method == "POST" and r.path == path and isinstance(r.json, dict)]
+    out = []
+    for r in env.http_requests:
+        if r.method != "POST" or not isinstance(r.json, dict):
+            continue
+        if r.path == path:
+            out.append(r.json)
+        elif r.path.startswith("/webhooks/") and r.path.count("/") == 3:  # /webhooks/{app}/{token}
+            token = r.path.rsplit("/", 1)[1]
+            record = env.backend.interactions[env.backend.interaction_tokens[token]]  # expired ones too
+            if record.channel_id == channel.id \
+                    and not int(r.json.get("flags") or 0) & EPHEMERAL:
+                out.append(r.json)
+    return out
+
+
+def posted_contents(env, channel) -> list[str]:
+    """The content of every public message the bot posted in ``channel``, deleted ones included
+    (superseded turn pings are deleted; this is what members were notified with)."""
+    return [str(body.get("content") or "") for body in public_posts(env, channel)]
 
 
 def public_replies(result) -> list[str]:

@@ -93,6 +93,15 @@ def option_for(options: dict[str, str], action: str) -> str:
     return matches[0]
 
 
+def select_placeholder(message) -> str:
+    for row in message.components:
+        row = row.to_dict() if hasattr(row, "to_dict") else row
+        for component in row.get("components", []):
+            if component.get("type") == 3:
+                return str(component.get("placeholder") or "")
+    return ""
+
+
 def check_label(label: str) -> None:
     """What a newcomer reads: no notation or placeholders, and within Discord's limits."""
     assert "{" not in label and "tame:" not in label and "@" not in label, label
@@ -109,19 +118,22 @@ async def play_one_decision(member, channel, action: str, label: str, name: str,
     result = await member.click(board, label=button)
     clicks = 1
     step = f"[{' | '.join(buttons)}] → {button!r}"
-    if result.ephemeral:  # the button opened the destinations
-        picker = result.response
-        title, options = picker.content, options_of(picker)
+    picker = last_board(channel)
+    if select_values(picker):  # the button opened the destinations, below the board's buttons
+        assert not result.ephemeral and private_replies(result) == []  # nothing private: no secrets here
+        assert picker.id == board.id and button_labels(picker) == buttons  # the board still offers every origin
+        title, options = select_placeholder(picker), options_of(picker)
         # Never a pointless choice: a single destination would have been played by the button.
         assert len(options) >= 2, (button, options)
         for shown in options:
             check_label(shown)
         option = option_for(options, action)
-        done = (await member.select(picker, [options[option]])).response
+        chosen = await member.select(picker, [options[option]])
         clicks += 1
-        assert done.content == f"✅ {label}" and select_values(done) == []
+        # The choice's own response carried the new board: no select left, nothing private.
+        assert private_replies(chosen) == [] and select_values(last_board(channel)) == []
         shown_options = ", ".join(list(options)[:4]) + (f", … ({len(options)})" if len(options) > 4 else "")
-        step += f" → {title} [{shown_options}] → {option!r} → {done.content}"
+        step += f" → {title} [{shown_options}] → {option!r} → new board"
     else:  # one click played it: the button's label said exactly what it did
         assert private_replies(result) == []
         if not action.startswith("tame:"):
@@ -177,18 +189,23 @@ async def test_a_stale_destination_select_is_refused_privately_and_changes_nothi
     env, bot, channel, m = world
     alice, bob = m["alice"], m["bob"]
     await start_game(channel, m)
-    picker = (await alice.click(last_board(channel), label="Place a 3")).response
-    assert picker.content == "**Place a 3** — choose:"
-    # alice plays another way, bob answers: it is alice's turn again, on a newer board.
-    assert private_replies(await alice.slash(channel, "play", action="1@a1")) == ["✅ Played `1@a1`."]
-    assert private_replies(await bob.slash(channel, "play", action="2@d3")) == ["✅ Played `2@d3`."]
-    before = texts_of(last_board(channel))
+    await alice.click(last_board(channel), label="Place a 3")
+    picker = last_board(channel)  # the destinations open below the board's buttons
+    assert select_placeholder(picker) == "Place a 3…"
+    # alice plays another way, bob answers: it is alice's turn again, on a newer version. Discord
+    # refuses both board edits, so the board still shows the old select.
+    env.inject_error("PATCH", "/channels/*/messages/*", status=403, code=50013, message="Missing Permissions",
+                     times=2)
+    assert private_replies(await alice.slash(channel, "play", action="1@a1"))[0].startswith("✅")
+    assert private_replies(await bob.slash(channel, "play", action="2@d3"))[0].startswith("✅")
+    assert select_placeholder(last_board(channel)) == "Place a 3…"
     rec_before, _ = await bot.service.load(1)
-    result = await alice.select(picker, [options_of(picker)["b2 · QiuNiu (S3)"]])
+    result = await alice.select(last_board(channel), [options_of(picker)["b2 · QiuNiu (S3)"]])
     [reply] = private_replies(result)
     assert "out of date" in reply
     rec_after, game = await bot.service.load(1)
-    assert rec_after.version == rec_before.version and texts_of(last_board(channel)) == before
+    assert rec_after.version == rec_before.version
+    assert select_values(last_board(channel)) == []  # and the board is drawn afresh from the saved state
     assert game is not None and all(c["stack"] == [] for c in game.view(None)["cells"] if c["cell"] == "b2")
 
 

@@ -13,6 +13,7 @@ import pytest
 from cogs.ui.ninesons import menu_path
 from engine.ninesons import NineSonsGame, new_game
 from tests.bot.helpers import button_labels, last_board, private_replies, select_values, texts_of
+from tests.bot.test_ninesons_clicks import select_placeholder
 
 REMATCH = "🔁 Rematch"
 FINAL = ["🔁 Rematch", "🎞 Replay"]  # the final board's buttons
@@ -47,25 +48,26 @@ async def start_vs_human(channel, host, guest):
 
 
 async def play_by_menu(member, channel, rng: random.Random) -> str:
-    """One turn through the board: a button (a die, a stack, or a whole move), then the private
-    select until a leaf is played. Returns the confirmation shown in the picker (or "" if the
-    button played)."""
+    """One turn through the board: a button (a die, a stack, or a whole move), then the select
+    that opens below the board's buttons until a leaf is played. Returns "✅ <the move>" as the
+    new board's Recent line says it (or "" if the button played)."""
     board = last_board(channel)
     labels = button_labels(board)
     assert labels, texts_of(board)
     result = await member.click(board, label=rng.choice(labels))
-    if not result.ephemeral:  # a button with a single action below it plays at once
-        assert private_replies(result) == [] and texts_of(last_board(channel)) != texts_of(board)
+    assert private_replies(result) == []  # no secrets in this game: nothing private
+    if not select_values(last_board(channel)):  # a button with a single action below it plays at once
+        assert texts_of(last_board(channel)) != texts_of(board)
         return ""
-    picker = result.response
     for _depth in range(3):
+        picker = last_board(channel)
         values = select_values(picker)
-        assert values and picker.flags.ephemeral, texts_of(picker)
+        if not values:  # the choice's response carried the new board: no select left
+            mine = [line for line in texts_of(picker).splitlines() if line.startswith(f"{member.user.name}: ")]
+            return f"✅ {mine[-1].split(': ', 1)[1]}"
+        assert picker.id == board.id and button_labels(picker) == labels  # below the same board's buttons
         result = await member.select(picker, [rng.choice(values)])
-        picker = result.response
-        if picker.content.startswith("✅"):
-            assert select_values(picker) == []  # the picker closes once the move is played
-            return picker.content
+        assert private_replies(result) == []
     raise AssertionError("the menu is deeper than a die or stack -> its destination")
 
 
@@ -162,12 +164,17 @@ async def test_refusals_move_menu_and_taming_choice_between_two_members(world):
     assert texts_of(last_board(channel)) == before
     # A Place in two clicks: the die's value (a board button), then the cell (a private select
     # naming each cell's card).
+    # The select opens on the board, below its buttons (nothing here is secret).
     result = await alice.click(board, label="Place a 1")
-    picker = result.response
-    assert result.ephemeral and picker.content == "**Place a 1** — choose:"
+    picker = last_board(channel)
+    assert private_replies(result) == [] and select_placeholder(picker) == "Place a 1…"
+    assert button_labels(picker) == button_labels(board) and texts_of(picker) == before
     assert len(select_values(picker)) == 12  # every cell is empty
-    done = (await alice.select(picker, [option_value(picker, "d2 · FuXi (S4)")])).response
-    assert done.content == "✅ Place 1 on d2" and select_values(done) == []
+    # Someone else's hands on it change nothing.
+    result = await bob.select(picker, [option_value(picker, "d2 · FuXi (S4)")])
+    assert private_replies(result) == ["⚠️ It is not your turn."]
+    result = await alice.select(picker, [option_value(picker, "d2 · FuXi (S4)")])
+    assert private_replies(result) == [] and select_values(last_board(channel)) == []
     board = last_board(channel)
     assert "alice: Place 1 on d2" in texts_of(board) and "B (bob) to play" in texts_of(board)
     # The same old board button is now out of turn for alice.
@@ -181,11 +188,11 @@ async def test_refusals_move_menu_and_taming_choice_between_two_members(world):
     # her dice are on the board, so moving is all she can do; a die with one move is one button.
     board = last_board(channel)
     assert button_labels(board) == ["Move stack on c1 (2 dice)", "Move die on d2", "Move d3→c3"]
-    result = await alice.click(board, label="Move stack on c1 (2 dice)")
-    picker = result.response
-    assert picker.content == "**Move stack on c1 (2 dice)** — choose:" and len(select_values(picker)) == 6
-    done = (await alice.select(picker, [option_value(picker, "c1→c2→c3")])).response
-    assert done.content == "✅ Move c1→c2→c3"
+    await alice.click(board, label="Move stack on c1 (2 dice)")
+    picker = last_board(channel)
+    assert select_placeholder(picker) == "Move stack on c1 (2 dice)…" and len(select_values(picker)) == 6
+    await alice.select(picker, [option_value(picker, "c1→c2→c3")])
+    assert "alice: Move c1→c2→c3" in texts_of(last_board(channel))
     # Two cards are tamed at once: only alice is offered the order, one button per card.
     board = last_board(channel)
     assert button_labels(board) == ["Tame FuXi (S4) first", "Tame BiAn (S6) first"]

@@ -158,3 +158,37 @@ async def test_a_secret_game_in_a_thread_names_the_thread_in_its_dms_and_plays_t
     assert private_replies(await mover.slash(thread, "play", action=action)) == [f"✅ Played `{action}`."]
     assert [msg.id for msg in bot_messages(env, channel)] == [next(iter(channel.history())).id]  # the sign only
 
+
+
+async def test_a_click_on_the_board_in_its_thread_answers_and_pings_through_the_interaction(world):
+    """The click's interaction is in the thread: its response carries the new board and its
+    followup is the next player's ping, in the thread, mentioning exactly them (cogs.carrier)."""
+    env, guild, channel, m = world
+    alice, bob = m["alice"], m["bob"]
+    await open_and_start(channel, alice, bob, "ninesons", "first_player=first")
+    thread = thread_of(channel, 1)
+    board = last_board(thread)
+    first_ping = last_ping(thread)  # the Start click was in the channel: this one is a thread message
+    since = len(env.http_requests)
+    opened = await alice.click(board, label="Place a 1")  # its cells open below the board's buttons
+    chosen = await alice.select(last_board(thread), [options_first(last_board(thread))])
+    assert private_replies(opened) == private_replies(chosen) == []
+    assert "B (bob) to play" in texts_of(last_board(thread)) and last_board(thread).id == board.id
+    requests = env.http_requests[since:]
+    app = env.backend.application_id
+    outside = [(r.method, r.path) for r in requests if not r.path.startswith(("/interactions/", f"/webhooks/{app}/"))]
+    assert outside == [("DELETE", f"/channels/{thread.id}/messages/{first_ping.id}")]  # superseded, by its channel
+    ping = last_ping(thread)
+    assert ping.content.startswith(f"🔔 <@{bob.id}>, it's your turn") and ping.channel.id == thread.id
+    [followup] = [r for r in requests if r.method == "POST" and r.path.startswith(f"/webhooks/{app}/")]
+    assert [int(u) for u in followup.json["allowed_mentions"]["users"]] == [bob.id]  # exactly who must act
+    assert [msg for msg in thread.history() if not msg.embeds and not msg.components] == [ping]  # one ping stands
+
+
+def options_first(message) -> str:
+    for row in message.components:
+        row = row.to_dict() if hasattr(row, "to_dict") else row
+        for component in row.get("components", []):
+            if component.get("type") == 3:
+                return str(component["options"][0]["value"])
+    raise AssertionError("no select")

@@ -15,7 +15,7 @@ import pytest
 
 from cogs.prompts import must_act_privately
 from engine import registry
-from tests.bot.helpers import last_board, last_ping, private_replies, texts_of
+from tests.bot.helpers import last_board, last_ping, private_replies, public_posts, texts_of
 
 MAX_MOVES = 3000
 
@@ -33,12 +33,10 @@ def world(simcord_env, simcord_bot):
 
 def channel_posts(env, channel) -> list[tuple[str, list[int]]]:
     """(content, users allowed to be pinged) of every message the bot posted in the channel."""
-    path = f"/channels/{channel.id}/messages"
     out = []
-    for r in env.http_requests:
-        if r.method == "POST" and r.path == path and isinstance(r.json, dict):
-            allowed = (r.json.get("allowed_mentions") or {}).get("users") or []
-            out.append((str(r.json.get("content") or ""), [int(u) for u in allowed]))
+    for body in public_posts(env, channel):
+        allowed = (body.get("allowed_mentions") or {}).get("users") or []
+        out.append((str(body.get("content") or ""), [int(u) for u in allowed]))
     return out
 
 

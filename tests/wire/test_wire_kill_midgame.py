@@ -20,6 +20,7 @@ action to send and to check the log; every action itself goes through Discord.
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import time
 from typing import Any
@@ -42,6 +43,7 @@ from tests.wire.fake_discord import (
 )
 
 SELECT = 3
+FOLLOWUP = "/webhooks/*/*"  # an interaction's followup: POST /webhooks/{app}/{token}
 
 
 class Table:
@@ -117,11 +119,14 @@ class Table:
 
     def pings_sent(self) -> list[str]:
         """The content of every plain message the bot ever posted in the channel, deleted ones
-        included (a superseded turn ping is deleted)."""
+        included (a superseded turn ping is deleted): channel messages, and public followups of
+        the interactions that caused them (cogs.carrier; the table's interactions are all in
+        its channel, or in DMs where no ping is a followup)."""
         path = f"/channels/{self.channel.id}/messages"
         return [str(r.json.get("content") or "") for r in self.fake.requests
-                if r.method == "POST" and r.path == path and isinstance(r.json, dict) and r.status < 300
-                and not r.json.get("embeds")]
+                if r.method == "POST" and (r.path == path or fnmatch.fnmatchcase(r.path, FOLLOWUP))
+                and isinstance(r.json, dict) and r.status < 300 and not r.json.get("embeds")
+                and not int(r.json.get("flags") or 0) & FLAG_EPHEMERAL]
 
     # -- driving through the wire ----------------------------------------------------------------
     async def open_game(self, kind: str, options: str = "") -> None:
@@ -132,13 +137,24 @@ class Table:
         self.gid = int(join_id.split(":")[1])
         since = len(self.fake.requests)
         await (await self.fake.click(self.bob, lobby, join_id)).wait_callback()
-        await self.fake.wait_request("PATCH", f"/channels/{self.channel.id}/messages/{lobby['id']}",
-                                     lambda r: "bob" in json.dumps(r.json), since=since)
+        await self.wait_board_edit(int(lobby["id"]), lambda r: "bob" in json.dumps(r.json), since=since)
         since = len(self.fake.requests)
         await (await self.fake.click(self.alice, lobby, f"dt:{self.gid}:start")).wait_callback()
         # The lobby message becomes the board ("game #" title): wait for that edit.
-        await self.fake.wait_request("PATCH", f"/channels/{self.channel.id}/messages/{lobby['id']}",
-                                     lambda r: f"game #{self.gid}" in json.dumps(r.json), since=since, timeout=10)
+        await self.wait_board_edit(int(lobby["id"]), lambda r: f"game #{self.gid}" in json.dumps(r.json),
+                                   since=since, timeout=10)
+
+    async def wait_board_edit(self, board_id: int, predicate: Any, *, since: int, timeout: float = 5.0) -> Any:
+        """The board's edit: in the channel, or through the response of a click on the board
+        (``PATCH /webhooks/{app}/{token}/messages/@original``: cogs.carrier)."""
+        channel_edit = f"/channels/{self.channel.id}/messages/{board_id}"
+
+        def board_edit(r: Any) -> bool:
+            on_board = r.path == channel_edit or (
+                r.path.endswith("/messages/@original") and bool((r.json or {}).get("embeds")))
+            return on_board and predicate(r)
+
+        return await self.fake.wait_request("PATCH", "*", board_edit, since=since, timeout=timeout)
 
     async def to_planning(self) -> None:
         """Open a Flagon game and make the public setup choices (characters and start squares,
@@ -154,11 +170,14 @@ class Table:
         raise AssertionError("setup never reached the planning phase")
 
     async def play(self, member: FakeUser, action: str) -> None:
-        """``/play action`` in the channel; returns once its "✅ Played" followup arrived, which
-        the bot sends after the board edit, the pings and the DMs of this change."""
+        """``/play action`` in the channel; returns once its answer says "✅ Played" (sent as
+        soon as the move is saved, so that the ping can be its followup) and the change was
+        delivered (the board edit, the pings and the DMs: the outbox is empty)."""
         command = await self.fake.slash(member, self.channel, "play", {"action": action})
-        followup = await command.wait_followup(timeout=10)
-        assert followup["content"] == f"✅ Played `{action}`.", followup
+        answer = await command.wait_original_edit(timeout=10)
+        assert answer.json["content"] == f"✅ Played `{action}`.", answer.json
+        await self.fake.wait_until(lambda: self.bot.query("SELECT COUNT(*) FROM outbox")[0][0] == 0, timeout=10,
+                                   what=f"the delivery of {action}")
 
     async def wait_board_version(self, version: int, since: int, timeout: float = 10.0) -> dict[str, Any]:
         """Until the bot edited the board to show saved version ``version``, after request
@@ -173,27 +192,36 @@ class Table:
                     and embeds[0].get("description") == self.expected_board_text(rec, game)
                     and self.footer_move(version) in embeds[0].get("footer", {}).get("text", ""))
 
-        await self.fake.wait_request("PATCH", f"/channels/{self.channel.id}/messages/{board_id}", shows_version,
-                                     since=since, timeout=timeout)
+        await self.wait_board_edit(int(board_id), shows_version, since=since, timeout=timeout)
         return self.fake.messages[int(board_id)]
 
     async def menu_play(self, member: FakeUser, message: dict[str, Any], custom_id: str) -> None:
-        """A move-menu button on ``message``, then the first option of each private select
-        until the leaf is played (callback: deferred update, then "✅" in the picker)."""
+        """A move-menu button on ``message``, then the first option of each select (private, or
+        below the board's buttons: Nine Sons) until the leaf is played (callback: deferred
+        update, then "✅" in a private picker)."""
         click = await self.fake.click(member, message, custom_id)
         callback = await click.wait_callback(timeout=10)
         if callback.json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE:
             return  # a button with one action below it plays at once
-        assert callback.json["type"] == CALLBACK_CHANNEL_MESSAGE, callback.json
         picker = click.original_message
-        assert picker is not None and picker["flags"] & FLAG_EPHEMERAL
+        on_board = callback.json["type"] == CALLBACK_UPDATE_MESSAGE  # the select opened below the board's buttons
+        if not on_board:
+            assert callback.json["type"] == CALLBACK_CHANNEL_MESSAGE, callback.json
+            assert picker is not None and picker["flags"] & FLAG_EPHEMERAL
+        assert picker is not None
         for _depth in range(4):
-            select = next(c for c in components(picker) if c["type"] == SELECT)
+            select = next((c for c in components(picker) if c["type"] == SELECT), None)
+            assert select is not None, f"no select (a board redraw closed it?): {components(picker)}"
             pick = await self.fake.select(member, picker, select["custom_id"], [select["options"][0]["value"]])
             answer = await pick.wait_callback(timeout=10)
             if answer.json["type"] == CALLBACK_UPDATE_MESSAGE:
                 continue  # one level down: the same ephemeral message now holds the next select
             assert answer.json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE, answer.json
+            if on_board:
+                # The choice's own response carries the new board (or the channel does, when a
+                # delivery without an interaction, e.g. the one at start-up, took the change
+                # first): the caller waits for the board (wait_board_version).
+                return
             edit = await pick.wait_original_edit(timeout=10)
             assert edit.json["content"].startswith("✅"), edit.json
             return
@@ -262,6 +290,10 @@ async def test_ninesons_killed_after_a_move_continues_on_the_old_board_and_its_t
         assert len(recent_before) == 5 and recent_before[-1].startswith(f"{rec['names'][seat]}: ")
 
         await _restart(table)
+        # The start-up delivery (the ping the dead process owed) redraws the board; a select
+        # opened below its buttons meanwhile would close, as on Discord: wait for it first.
+        await fake.wait_until(lambda: table.bot.query("SELECT COUNT(*) FROM outbox")[0][0] == 0, timeout=10,
+                              what="the start-up delivery")
         # The next player moves through the dead process's board message (its menu buttons).
         [seat] = game.to_act()
         since = len(fake.requests)
@@ -567,16 +599,17 @@ async def test_farkle_ping_due_at_the_kill_arrives_after_the_restart(fake: FakeD
     await table.bot.start()
     try:
         await table.open_game("farkle", "first_player=lobby")
-        channel_posts = f"/channels/{table.channel.id}/messages"
         for step in range(25):
             rec, game = table.game()
             [seat] = game.to_act()
             action = "brawl:p2" if step == 0 else _farkle_public_step(game, seat)
-            fake.stall("POST", channel_posts, containing=f"<@{table.bob.id}>")  # bob's ping only
+            # bob's ping only: the followup of the /play that makes him act (cogs.carrier)
+            fake.stall("POST", FOLLOWUP, containing=f"<@{table.bob.id}>")
             command = await fake.slash(table.member(seat), table.channel, "play", {"action": action})
 
             def answered_or_held(c: Any = command) -> bool:
-                return bool(fake.stalled() or c.followups)
+                delivered = bool(c.original_edits) and table.bot.query("SELECT COUNT(*) FROM outbox")[0][0] == 0
+                return bool(fake.stalled()) or delivered
 
             await fake.wait_until(answered_or_held, timeout=10,
                                   what="the /play answer or a held ping")

@@ -63,8 +63,9 @@ async def test_real_bot_game_new_posts_lobby_and_join_is_answered(fake: FakeDisc
         click = await fake.click(bob, lobby, join_id)
         callback = await click.wait_callback()
         assert callback.json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE
-        # The bot edits the lobby message in place (PATCH), and it now lists bob.
-        edit = await fake.wait_request("PATCH", f"/channels/{channel.id}/messages/{lobby['id']}")
+        # The bot edits the lobby message in place through the click's own response (PATCH
+        # @original: an interaction endpoint, cogs.carrier), and it now lists bob.
+        edit = await click.wait_original_edit()
         assert "bob" in json.dumps(edit.json)
         assert "bob" in json.dumps(lobby)  # the fake's stored copy was updated too
     assert fake.unhandled == []
@@ -93,12 +94,9 @@ async def test_real_bot_process_killed_mid_lobby_restarts_and_answers_join(
         await bot.kill()  # no close frame, no cleanup, no goodbye
 
         await bot.start()
-        since = len(fake.requests)
         click = await fake.click(bob, lobby, join_id)
         assert (await click.wait_callback(timeout=10)).json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE
-        edit = await fake.wait_request(
-            "PATCH", f"/channels/{channel.id}/messages/{lobby['id']}", since=since, timeout=10
-        )
+        edit = await click.wait_original_edit(timeout=10)  # the click's response edits the lobby
         assert "bob" in json.dumps(edit.json)
         assert len(fake.identify_payloads) == 2  # two processes, each with a fresh IDENTIFY
     finally:

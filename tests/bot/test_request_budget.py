@@ -1,0 +1,228 @@
+"""Discord's request budget (issue 25): whole games played as members, every HTTP request the
+bot made counted, split into interaction endpoints (the click's own response, its edits and
+followups: outside Discord's global limit of 50 requests/s) and the rest.
+
+Played from the Start click to the end: Nine Sons (2 members) and Farkle (2 members, and 2
+members + an AI) through the board's buttons, Flagon (3 members: plans by DM, public steps
+on the board), and Farkle by ``/play``. ``bench/request_budget.py`` prints the table.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+import discord
+import pytest
+
+import engine.farkle.ai as farkle_ai
+import engine.farkle.flow as farkle_flow
+import engine.farkle.game as farkle_game
+from render.text import fill_names, seat_names
+from tests.bot.helpers import last_board, public_posts
+from tests.bot.test_farkle_clicks import BATTLE_AT, SEED, Player
+from tests.bot.test_flagon_discord import plan_one, public_step
+from tests.bot.test_ninesons_clicks import play_one_decision
+
+
+@dataclass
+class Budget:
+    moves: int
+    interaction: int
+    other: int
+    outside: Counter[str]  # the requests outside interaction endpoints, by route
+
+    def per_move(self) -> tuple[float, float, float]:
+        return (
+            (self.interaction + self.other) / self.moves,
+            self.interaction / self.moves,
+            self.other / self.moves,
+        )
+
+
+ROUTE_ID = re.compile(r"\d{6,}")
+
+
+def interaction_endpoint(path: str, application_id: int) -> bool:
+    return path.startswith("/interactions/") or path.startswith(f"/webhooks/{application_id}/")
+
+
+async def measure(env, bot, gid: int, since: int) -> Budget:
+    requests = env.http_requests[since:]
+    app = env.backend.application_id
+    outside = Counter(
+        f"{r.method} {ROUTE_ID.sub('{id}', r.path)}"
+        for r in requests
+        if not interaction_endpoint(r.path, app)
+    )
+    moves = len(await bot.service.db.actions(gid))
+    return Budget(moves, len(requests) - outside.total(), outside.total(), outside)
+
+
+@pytest.fixture
+def world(simcord_env, simcord_bot, monkeypatch):
+    for module in (farkle_game, farkle_flow, farkle_ai):  # Farkle's battle at 1,500: short games
+        monkeypatch.setattr(module, "KEEP_MIN_ARMY", BATTLE_AT)
+    simcord_bot.service._seed_source = lambda: SEED
+    guild = simcord_env.create_guild()
+    channel = guild.create_text_channel("games")
+    admin = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol")}
+    members["admin"] = guild.add_member(simcord_env.create_user("admin"), roles=[admin])
+    return simcord_env, simcord_bot, channel, members
+
+
+async def open_game(
+    world, kind: str, players: list[str], *, ai: bool = False, options: str = ""
+) -> tuple[int, int]:
+    """A lobby joined by ``players`` (and an easy AI), started; returns the game id and the
+    index of the first request made by the Start click (the count starts there)."""
+    env, bot, channel, m = world
+    await m["admin"].slash(channel, "config set", setting="images", value="off")
+    await m[players[0]].slash(channel, "game new", game=kind, options=options)
+    lobby = last_board(channel)
+    gid = int(lobby.embeds[0].title.split("#")[1])
+    for name in players[1:]:
+        await m[name].click(last_board(channel), label="Join")
+    if ai:
+        await m[players[0]].select(last_board(channel), ["easy"], custom_id=f"dt:{gid}:ai")
+    since = len(env.http_requests)
+    await m[players[0]].click(last_board(channel), label="Start")
+    return gid, since
+
+
+class Pings:
+    """Checks, around each decision, what members notice: everyone who becomes one who must
+    act is mentioned by a new public message (a channel message or a followup of the click),
+    nobody else is, and at most one ping stands in the channel."""
+
+    def __init__(self, world, gid: int) -> None:
+        self.env, self.bot, self.channel, _ = world
+        self.gid = gid
+        self.seen: list[str] = []  # every ping and notice, for the reader (printed)
+
+    async def before(self) -> tuple[set[str], int]:
+        _, game = await self.bot.service.load(self.gid)
+        return set(game.to_act()), len(public_posts(self.env, self.channel))
+
+    async def after(self, before: tuple[set[str], int]) -> None:
+        rec, game = await self.bot.service.load(self.gid)
+        users = {s.seat: s.user_id for s in rec.seats if not s.is_ai}
+        new = public_posts(self.env, self.channel)[before[1] :]
+        pinged = {int(u) for body in new for u in (body.get("allowed_mentions") or {}).get("users") or []}
+        self.seen += [str(body.get("content")) for body in new if not body.get("embeds")]
+        now = set(game.to_act()) if not game.is_over else set()
+        became = {users[p] for p in now - before[0] if p in users}
+        assert became <= pinged, (became, new)
+        assert pinged <= {users[p] for p in now if p in users}, (pinged, new)
+        standing = [m for m in self.channel.history() if not m.embeds and not m.components]
+        assert len(standing) <= 1, [m.content for m in standing]
+
+
+async def finished(bot, gid: int, pings: Pings) -> None:
+    rec, game = await bot.service.load(gid)
+    assert game is not None and game.is_over and rec.status == "finished"
+    print("\n".join(["", "what the channel was told:", *pings.seen[:6], "…", *pings.seen[-3:]]))
+
+
+async def play_ninesons_by_buttons(world) -> Budget:
+    env, bot, channel, m = world
+    gid, since = await open_game(world, "ninesons", ["alice", "bob"], options="first_player=first")
+    pings = Pings(world, gid)
+    rng = random.Random(14)
+    for _ in range(300):
+        rec, game = await bot.service.load(gid)
+        if game.is_over:
+            break
+        [seat] = game.to_act()
+        member = next(x for x in m.values() if x.id == rec.seat(seat).user_id)
+        names = seat_names(rec.seats, "plain")
+        action = rng.choice(game.legal_actions(seat))
+        label = fill_names(game.describe_action(seat, action), names)
+        state = await pings.before()
+        await play_one_decision(member, channel, action, label, names[seat], [])
+        await pings.after(state)
+    await finished(bot, gid, pings)
+    return await measure(env, bot, gid, since)
+
+
+async def play_farkle_by_buttons(world, *, ai: bool) -> Budget:
+    env, bot, channel, m = world
+    options = "first_player=lobby max_rounds=15"
+    gid, since = await open_game(world, "farkle", ["alice", "bob"], ai=ai, options=options)
+    player = Player(bot, channel, {"alice": m["alice"], "bob": m["bob"]}, gid)
+    pings = Pings(world, gid)
+    for _ in range(3000):
+        rec, game = await bot.service.load(gid)
+        if game.is_over:
+            break
+        state = await pings.before()
+        await player.decide()
+        await pings.after(state)
+    await finished(bot, gid, pings)
+    return await measure(env, bot, gid, since)
+
+
+async def play_flagon(world) -> Budget:
+    env, bot, channel, m = world
+    gid, since = await open_game(world, "flagon", ["alice", "bob", "carol"])
+    pings = Pings(world, gid)
+    by_user = {member.id: member for member in m.values()}
+    for _ in range(600):  # as test_flagon_discord.drive: plans by DM, public steps on the board
+        rec, game = await bot.service.load(gid)
+        if game.is_over or rec.status != "active":
+            break
+        seat = next(s for s in rec.seats if not s.is_ai and s.seat in game.to_act())
+        state = await pings.before()
+        if any(game.is_private_action(seat.seat, a) for a in game.legal_actions(seat.seat)):
+            await plan_one(env, channel, by_user[seat.user_id], gid, ephemeral=False)
+        else:
+            await public_step(channel, by_user[seat.user_id])
+        await pings.after(state)
+    await finished(bot, gid, pings)
+    return await measure(env, bot, gid, since)
+
+
+async def play_farkle_by_slash(world) -> Budget:
+    env, bot, channel, m = world
+    options = "first_player=lobby max_rounds=15"
+    gid, since = await open_game(world, "farkle", ["alice", "bob"], options=options)
+    pings = Pings(world, gid)
+    rng = random.Random(7)
+    for _ in range(3000):
+        rec, game = await bot.service.load(gid)
+        if game.is_over:
+            break
+        seat = rng.choice(sorted(game.to_act()))
+        member = next(x for x in m.values() if x.id == rec.seat(seat).user_id)
+        state = await pings.before()
+        await member.slash(channel, "play", action=rng.choice(game.legal_actions(seat)))
+        await pings.after(state)
+    await finished(bot, gid, pings)
+    return await measure(env, bot, gid, since)
+
+
+# (row name, how it is played, the most requests per move allowed outside interaction endpoints)
+CASES = {
+    "buttons · Nine Sons, 2 members": (play_ninesons_by_buttons, 0.3),
+    "buttons · Farkle, 2 members": (lambda w: play_farkle_by_buttons(w, ai=False), 0.3),
+    "buttons · Farkle, 2 members + AI": (lambda w: play_farkle_by_buttons(w, ai=True), 0.3),
+    "buttons · Flagon, 3 members": (play_flagon, None),
+    "/play · Farkle, 2 members": (play_farkle_by_slash, 1.2),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+async def test_requests_per_move_outside_interaction_endpoints(world, case):
+    play, most = CASES[case]
+    budget = await play(world)
+    total, inside, other = budget.per_move()
+    print(
+        f"\n{case}: {budget.moves} moves; per move {total:.2f} requests, {inside:.2f} interaction endpoints, "
+        f"{other:.2f} outside"
+    )
+    print(f"{case} outside, by route: {dict(budget.outside.most_common(6))}")
+    if most is not None:
+        assert other <= most, (case, budget)
