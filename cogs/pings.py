@@ -228,7 +228,10 @@ class Pings:
             content += f" · replay: `/game replay {rec.id}`"
         # In the channel (not the game's thread): the table's result is the channel's news.
         channel = self.bot.get_partial_messageable(rec.channel_id)  # by id: the server may be on another shard
-        sent = await channel.send(text.fit(fill_names(content, names)), suppress_embeds=True, allowed_mentions=NOBODY)
+        # A kill between Discord's answer and the noted id makes the restarted bot send it again:
+        # the nonce (enforced, so Discord dedupes for a few minutes) makes that the same message.
+        sent = await channel.send(text.fit(fill_names(content, names)), suppress_embeds=True, allowed_mentions=NOBODY,
+                                  nonce=f"dt-end-{rec.id}")
         await self.delete_earlier(rec, keep=set())
         return sent.id
 

@@ -1306,6 +1306,10 @@ class FakeDiscord:
             or body.get("sticker_ids")
         ):
             return _error(400, 50006, "Cannot send an empty message")
+        if body.get("enforce_nonce") and body.get("nonce"):  # Discord answers with the earlier message
+            for earlier in self.channel_messages(int(channel_id)):
+                if earlier.get("nonce") == body["nonce"]:
+                    return _json_response(earlier)
         return _json_response(self._create_message(int(channel_id), body, r.files))
 
     def _get_channel_message(self, r: RecordedRequest, channel_id: str, message_id: str) -> web.Response:
