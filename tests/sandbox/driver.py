@@ -206,9 +206,10 @@ class SandboxPage:
 
 
 def place_a_die(tavern: SandboxPage, member: str) -> None:
-    """``member`` places a die by clicking: a "Place a …" button, then a cell in the private select."""
+    """``member`` places a die by clicking: a "Place a …" button, then a cell in the select that
+    opens on the board itself."""
     tavern.act_as(member)
     tavern.page.get_by_role("button", name=re.compile(r"^Place a \d$")).last.click(timeout=STEP_MS)
     tavern.wait_done()
-    tavern.choose("— choose:")
+    tavern.choose("/game rules ninesons")  # the board's footer
     tavern.wait_text("Last: ")  # the board shows the move
