@@ -228,7 +228,10 @@ class Table:
             c for c in components(message) if not c.get("disabled") and self._is_move(c.get("custom_id", ""))
         ]
         preferred = [c for c in items if c["custom_id"].split(":")[3:4] != ["tog"]]
-        return self.rng.choice(preferred or items) if items else None
+        # A picker opened on the board (Nine Sons' destinations) is what the member opened it
+        # for: they choose in it rather than open another.
+        opened = [c for c in preferred if c["type"] == COMPONENT_STRING_SELECT]
+        return self.rng.choice(opened or preferred or items) if items else None
 
     async def use(self, member: FakeUser, message: dict[str, Any], item: dict[str, Any]) -> FakeInteraction:
         """Click a button, or choose a random option of a select."""
