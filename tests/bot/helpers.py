@@ -108,3 +108,17 @@ def select_values(message) -> list[str]:
 def public_channel_text(channel) -> str:
     """Everything posted in a channel that anyone can see (no ephemerals)."""
     return "\n".join(texts_of(m) for m in channel.history() if not m.flags.ephemeral)
+
+
+def table_world(env, bot, names=("alice", "bob"), *, seed: int = 22, admin: bool = False):
+    """A server with a #games channel and the named members (plus "admin" with Manage Server
+    when asked), games seeded with ``seed``: the usual shape of a bot test's world.
+    Returns (guild, channel, members by name)."""
+    bot.service._seed_source = lambda: seed
+    guild = env.create_guild()
+    channel = guild.create_text_channel("games")
+    members = {name: guild.add_member(env.create_user(name)) for name in names}
+    if admin:
+        admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+        members["admin"] = guild.add_member(env.create_user("admin"), roles=[admins])
+    return guild, channel, members

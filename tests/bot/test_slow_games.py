@@ -5,22 +5,16 @@ game in which a member must act, in every server, with a link to each board."""
 
 from __future__ import annotations
 
-import discord
 import pytest
 
-from tests.bot.helpers import last_board, last_ping, posted_contents, private_replies, texts_of
+from tests.bot.helpers import last_board, last_ping, posted_contents, private_replies, table_world, texts_of
 
 DAY = 86400
 
 
 @pytest.fixture
 def world(simcord_env, simcord_bot):
-    simcord_bot.service._seed_source = lambda: 22
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("games")
-    admin_role = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob")}
-    members["admin"] = guild.add_member(simcord_env.create_user("admin"), roles=[admin_role])
+    guild, channel, members = table_world(simcord_env, simcord_bot, admin=True)
     return simcord_env, simcord_bot, guild, channel, members
 
 

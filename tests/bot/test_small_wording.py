@@ -8,15 +8,12 @@ import pytest
 
 from cogs.ratings import RATING_NOTE, _streak
 from render.handbook import game_sections
-from tests.bot.helpers import last_board, texts_of
+from tests.bot.helpers import last_board, table_world, texts_of
 
 
 @pytest.fixture
 def world(simcord_env, simcord_bot):
-    simcord_bot.service._seed_source = lambda: 22
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("games")
-    members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob")}
+    guild, channel, members = table_world(simcord_env, simcord_bot)
     return simcord_env, simcord_bot, guild, channel, members
 
 

@@ -11,19 +11,14 @@ import discord
 import pytest
 
 from bot import create_bot
-from tests.bot.helpers import button_labels, last_board, last_ping, private_replies, texts_of
+from tests.bot.helpers import button_labels, last_board, last_ping, private_replies, table_world, texts_of
 
 pytestmark = pytest.mark.threads
 
 
 @pytest.fixture
 def world(simcord_env, simcord_bot):
-    simcord_bot.service._seed_source = lambda: 22
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("games")
-    admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol", "dave")}
-    members["admin"] = guild.add_member(simcord_env.create_user("admin"), roles=[admins])
+    guild, channel, members = table_world(simcord_env, simcord_bot, ("alice", "bob", "carol", "dave"), admin=True)
     return simcord_env, guild, channel, members
 
 
