@@ -12,14 +12,21 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.recent import RecentMap
+
 if TYPE_CHECKING:
     from bot import DragonTavern
+
+
+DM_CHANNELS_KEPT = 100_000  # two ints a member: a few MiB at most
 
 
 class DirectMessages:
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
-        self._channels: dict[int, int] = {}  # user id -> their DM channel's id
+        # user id -> their DM channel's id, for the most recent members (an older one costs one
+        # POST /users/@me/channels again): like every per-member map here, it must not only grow
+        self._channels: RecentMap[int, int] = RecentMap(DM_CHANNELS_KEPT)
 
     def remember(self, user_id: int, channel_id: int) -> None:
         """``channel_id`` is ``user_id``'s DM channel (read from a stored hand message)."""
