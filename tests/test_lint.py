@@ -53,3 +53,24 @@ def test_the_sandbox_contracts_name_every_cog():
     cogs.add("cogs.ui")
     assert cogs - set(by_id["simcord-only-in-the-sandbox"]["source_modules"]) == set()
     assert cogs - set(by_id["sandbox-outside"]["forbidden_modules"]) == set()
+
+
+def test_the_no_game_in_shared_code_contract_names_every_built_in_game():
+    """Shared code (cogs, sessions, storage, render, but a game's own renderer and UI) imports no
+    engine.<game>: it asks the game's plug-in record. import-linter cannot say "every game", so
+    the contract lists them: a game added to BUILTIN_GAMES and left out would go unchecked."""
+    import tomllib
+
+    from engine.registry import BUILTIN_GAMES
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    contract = {c["id"]: c for c in contracts}["no-game-in-shared-code"]
+    assert contract["type"] == "forbidden"
+    assert set(contract["source_modules"]) == {"cogs", "sessions", "storage", "render"}
+    assert set(contract["forbidden_modules"]) == {f"engine.{name}" for name in BUILTIN_GAMES}
+    for ignored in contract["ignore_imports"]:  # only a game's own modules, importing only its engine
+        importer, _, imported = ignored.partition(" -> ")
+        game = imported.split(".")[1]
+        assert importer in (f"cogs.ui.{game}", f"render.{game}") or importer.startswith(
+            (f"cogs.ui.{game}_", f"render.{game}_")
+        ), ignored

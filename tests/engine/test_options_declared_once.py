@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from cogs.plugins import load_plugins
 from engine import registry
 from engine.farkle import new_game as new_farkle
 from engine.farkle import rules as farkle_rules
@@ -22,7 +23,7 @@ from engine.farkle import scoring
 from engine.ninesons.core import Rules as NineSonsRules
 from render.handbook import option_line, table_section
 
-registry.load_builtin_games()
+load_plugins(ui=False)
 GAMES = registry.BUILTIN_GAMES
 
 
