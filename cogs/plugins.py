@@ -6,22 +6,14 @@ game's renderer (``render.<name>``) and Discord UI (``cogs.ui.<name>``); this lo
 them, and each registers its part with its own layer (``render.register``, ``cogs.ui.register``).
 The layers keep only tables: none of them imports a game by itself, and only this module, at the
 top of the layers, imports them all.
-
-:func:`plugin` joins the three parts of a loaded game into one typed value.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-import render
 from engine import registry
-
-if TYPE_CHECKING:
-    from cogs.ui import GameUI
 
 BUILTIN_PACKAGES = tuple(f"engine.{name}" for name in registry.BUILTIN_GAMES)
 
@@ -37,7 +29,7 @@ def load_plugins(packages: Iterable[str] = BUILTIN_PACKAGES, *, ui: bool = True)
             if module:
                 importlib.import_module(module)
     if ui:
-        from cogs.ui import registered_uis
+        from cogs.ui import registered_uis  # here: a drawing worker (ui=False) never imports discord
 
         missing = [info.name for info in registry.all_games() if info.name not in registered_uis()]
         if missing:
@@ -45,19 +37,3 @@ def load_plugins(packages: Iterable[str] = BUILTIN_PACKAGES, *, ui: bool = True)
                 f"No Discord UI registered for {', '.join(missing)}: name a module in its GameInfo(ui=...) "
                 "that calls cogs.ui.register (with cogs.ui.GameUI() for the generic buttons)."
             )
-
-
-@dataclass(frozen=True)
-class Plugin:
-    """A loaded game: its record, its renderer (None: the JSON board) and its Discord UI."""
-
-    info: registry.GameInfo
-    renderer: render.Renderer | None
-    ui: GameUI
-
-
-def plugin(name: str) -> Plugin:
-    """The loaded game ``name`` (KeyError if no record or no UI is registered under it)."""
-    from cogs.ui import ui_for
-
-    return Plugin(registry.get(name), render.renderer(name), ui_for(name))

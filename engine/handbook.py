@@ -48,7 +48,7 @@ class CardEntry:
     squares: tuple[str, ...] = ()  # the card's squares as text rows (a monospaced diagram)
 
 
-@cache
+@registry.per_record
 def rules_sections(game: str) -> tuple[Section, ...]:
     """The sections of a game's rules text, in file order: the rules file its plug-in record
     names, or else its ``rules_summary``. KeyError for a name nobody registered."""

@@ -12,11 +12,12 @@ per-game settings, secrets for the leak checks, fuzz set-ups).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.base import Game
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 # ``seed`` makes the choice reproducible.
 AiFunction = Callable[[Game, str, str, int], str]  # (game, player, level, seed) -> action
 View = dict[str, Any]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,22 @@ def setting_of(key: str) -> tuple[GameInfo, GameSetting] | None:
             if setting.key == key:
                 return info, setting
     return None
+
+
+def per_record(compute: Callable[[str], T]) -> Callable[[str], T]:
+    """Cache ``compute(name)`` for as long as the game's record stays the one registered (a
+    plug-in registered again, as tests do, is computed afresh). KeyError for an unknown name."""
+    kept: dict[str, tuple[GameInfo, T]] = {}
+
+    @functools.wraps(compute)
+    def cached(name: str) -> T:
+        info = get(name)
+        hit = kept.get(name)
+        if hit is None or hit[0] is not info:
+            hit = kept[name] = (info, compute(name))
+        return hit[1]
+
+    return cached
 
 
 def restore(name: str, state: dict[str, Any]) -> Game:

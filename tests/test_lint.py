@@ -21,14 +21,18 @@ def test_ruff_check_is_clean():
 
 def test_mypy_is_clean_over_the_whole_tree():
     """mypy checks every file pyproject's [tool.mypy] names: the product, the tests and the bench."""
-    done = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-1000:]
 
 
 def test_import_contracts_are_kept():
     """The layers of pyproject's [tool.importlinter]: cogs -> sessions -> render | storage -> engine,
     the engine free of I/O, nothing importing bot.py or tests/."""
-    lint_imports = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+    lint_imports = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which(
+        "lint-imports"
+    )
     assert lint_imports, "import-linter is installed with the [test] extra"
     done = subprocess.run([lint_imports, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-1000:]
