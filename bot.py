@@ -25,9 +25,9 @@ from cogs.dms import DirectMessages
 from cogs.flow import GameFlow
 from cogs.gifs import ReplayGifs
 from cogs.outbox import Outbox
+from cogs.plugins import load_plugins
 from cogs.presenter import Presenter
 from cogs.requests import RequestLedger
-from cogs.ui import load_plugins
 from engine import registry
 from sessions import GameService
 from sessions.cardfiles import CARDS_DIR_ENV

@@ -34,14 +34,14 @@ if str(ROOT) not in sys.path:
 
 from bench.common import merge_results, on_one_core, print_rows, rss_kib  # noqa: E402
 from bench.platform import _open_games, _throughput  # noqa: E402
-from engine import registry  # noqa: E402
+from cogs.plugins import load_plugins  # noqa: E402
 from sessions import GameService  # noqa: E402
 from storage import Database  # noqa: E402
 
 
 async def one_process(target: str | Path, games: int, actions: int, first_channel: int = 10_000,
                       in_flight: int = 1, ready: Any = None) -> dict[str, Any]:
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     async with await Database.open(target) as db:
         return await _throughput(db, random.Random(first_channel), games, actions, in_flight,
                                  first_channel=first_channel, ready=ready)
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--postgres", help="a PostgreSQL URL to use (its tables are written to)")
     args = ap.parse_args(argv)
     games, actions = (200, 1_000) if args.quick else (1_000, 3_000)
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     rows: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         with on_one_core() as core:

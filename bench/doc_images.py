@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from cogs.plugins import load_plugins  # noqa: E402
 from engine import registry  # noqa: E402
 from engine.base import Game  # noqa: E402
 from render import render_png  # noqa: E402
@@ -43,7 +44,7 @@ def mid_game(kind: str, players: int, seed: int, actions: int) -> Game:
 
 
 def write(folder: Path) -> list[Path]:
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for kind, (players, seed, actions) in BOARDS.items():

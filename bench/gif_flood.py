@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:
 import render  # noqa: E402
 from bench.common import latency_ms, merge_results, print_rows  # noqa: E402
 from cogs.gifs import ReplayGifs  # noqa: E402
-from engine import registry  # noqa: E402
+from cogs.plugins import load_plugins  # noqa: E402
 from render.ratings import rating_chart  # noqa: E402
 from sessions import Actor, GameService  # noqa: E402
 from sessions.heavywork import HeavyWork, TooBusy  # noqa: E402
@@ -144,7 +144,7 @@ async def scenario(name: str, clicks: int, flooders: int, keep_gifs: bool) -> di
         async with await Database.open(Path(tmp) / "flood.sqlite3") as db:
             service = GameService(db)
             replays = await finished_games(service, 6, seed=2)
-            render.load_builtin_renderers()
+            load_plugins(ui=False)
             # As bot.py builds them: the GIF lane's worker is a process, the side lane's a thread.
             flood = Flood(
                 ReplayGifs(), HeavyWork("side", workers=1, max_jobs=8, keep_bytes=4 << 20, processes=False)
@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--quick", action="store_true", help="fewer clicks (smoke run)")
     ap.add_argument("--no-json", action="store_true")
     args = ap.parse_args(argv)
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     clicks = 150 if args.quick else 600
     runs = [
         asyncio.run(scenario("no flood", clicks, flooders=0, keep_gifs=True)),

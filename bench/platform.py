@@ -25,7 +25,7 @@ if str(ROOT) not in sys.path:
 
 import render  # noqa: E402
 from bench.common import latency_ms, median, merge_results, pct, print_rows, rss_kib  # noqa: E402
-from engine import registry  # noqa: E402
+from cogs.plugins import load_plugins  # noqa: E402
 from sessions import Actor, GameService, SessionError  # noqa: E402
 from storage import Database  # noqa: E402
 
@@ -66,7 +66,7 @@ async def _throughput(db: Database, rng: random.Random, concurrent_games: int, a
     service = GameService(db)
     users: dict[int, dict[str, Actor]] = {}
     ids = await _open_games(service, concurrent_games, first_channel, users)
-    render.load_builtin_renderers()  # as the bot does at start: not on the first click's clock
+    load_plugins(ui=False)  # as the bot does at start: not on the first click's clock
     if ready is not None:
         ready()
     next_channel = first_channel + concurrent_games
@@ -272,7 +272,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--quick", action="store_true", help="fewer actions and games (smoke run)")
     ap.add_argument("--no-json", action="store_true")
     args = ap.parse_args(argv)
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     quick = args.quick
     results: dict[str, Any] = {"throughput": []}
     actions = 300 if quick else 3000

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import print_rows
+from cogs.plugins import load_plugins
 from engine import registry
 
 MOVE = re.compile(r"^dt:(\d+):a:\d+:(.+)$")  # a board button that plays one move
@@ -345,7 +346,7 @@ def main(argv: list[str] | None = None) -> list[Tally]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="(the same run: it is short)")
     ap.parse_args(argv)
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     tallies, tour = asyncio.run(run())
     rows = []
     for t in tallies:

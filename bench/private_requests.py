@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import print_rows
-from engine import registry
+from cogs.plugins import load_plugins
 
 _MESSAGE = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
 _USER = re.compile(r"^/users/\d+$")
@@ -99,7 +99,7 @@ async def run() -> dict[str, Any]:
 
 
 def main() -> dict[str, Any]:
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     results = asyncio.run(run())
     rows = [(game, " · ".join(f"{k} {v}" for k, v in figures.items())) for game, figures in results.items()]
     print_rows("Private messages and pictures per whole game (simcord)", rows)

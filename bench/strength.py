@@ -19,6 +19,7 @@ from itertools import pairwise
 from typing import Any
 
 from bench.common import latency_ms, merge_results
+from cogs.plugins import load_plugins
 from engine import registry
 
 QUICK_GAMES = {"ninesons": 8, "farkle": 200, "flagon": 8}
@@ -140,7 +141,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--pair", help="only this pair, e.g. expert:hard")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     rows = []
     for game in ("ninesons", "farkle", "flagon"):
         if args.only and game not in args.only:

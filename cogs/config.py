@@ -10,9 +10,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import threads
+from engine import registry
 from render import text
 from sessions import SETTINGS, SessionError
-from sessions.cardfiles import HOUSE, list_card_files
+from sessions.cardfiles import list_card_files
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -46,10 +47,18 @@ class Config(commands.Cog):
         await self.bot.service.change_setting(interaction.guild_id or 0, setting, parsed)
         shown = SETTINGS[setting].show(parsed)
         note = ""
-        if setting == "game_threads" and parsed and not threads.can_make_threads(self.bot, interaction.channel_id or 0):
-            note = ("\n⚠️ Here I can't make threads (I need Create Public Threads and Send Messages in Threads), "
-                    "so games in this channel are still played in it, one at a time.")
-        await interaction.response.send_message(text.fit(f"✅ `{setting}` is now **{shown}**.{note}"), ephemeral=True)
+        if (
+            setting == "game_threads"
+            and parsed
+            and not threads.can_make_threads(self.bot, interaction.channel_id or 0)
+        ):
+            note = (
+                "\n⚠️ Here I can't make threads (I need Create Public Threads and Send Messages in Threads), "
+                "so games in this channel are still played in it, one at a time."
+            )
+        await interaction.response.send_message(
+            text.fit(f"✅ `{setting}` is now **{shown}**.{note}"), ephemeral=True
+        )
 
     @config.command(name="reset", description="Put a setting back to its default")
     @app_commands.checks.has_permissions(manage_guild=True)
@@ -62,20 +71,30 @@ class Config(commands.Cog):
 
     @set.autocomplete("setting")
     @reset.autocomplete("setting")
-    async def _setting_autocomplete(self, interaction: discord.Interaction, current: str
-                                    ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=k, value=k) for k in SETTINGS if current.lower() in k][: text.CHOICES]
+    async def _setting_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=k, value=k) for k in SETTINGS if current.lower() in k][
+            : text.CHOICES
+        ]
 
     @set.autocomplete("value")
-    async def _value_autocomplete(self, interaction: discord.Interaction, current: str
-                                  ) -> list[app_commands.Choice[str]]:
-        """For `farkle_cards`: the files in the operator's card folder (listed off the event loop)."""
-        if interaction.namespace.setting != "farkle_cards":
+    async def _value_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """A game setting's suggested values (e.g. `house`), then, for one that takes a file, the
+        files in the operator's card folder (listed off the event loop)."""
+        declared = registry.setting_of(str(interaction.namespace.setting))
+        if declared is None:
             return []
+        setting = declared[1]
         folder = self.bot.service.cards_dir
-        names = [HOUSE] + (await asyncio.to_thread(list_card_files, folder) if folder else [])
-        return [app_commands.Choice(name=text.fit(n, text.CHOICE), value=n[: text.CHOICE])
-                for n in names if current.lower() in n.lower()][: text.CHOICES]
+        files = await asyncio.to_thread(list_card_files, folder) if folder and setting.read_file else []
+        return [
+            app_commands.Choice(name=text.fit(n, text.CHOICE), value=n[: text.CHOICE])
+            for n in [*setting.suggestions, *files]
+            if current.lower() in n.lower()
+        ][: text.CHOICES]
 
 
 async def setup(bot: DragonTavern) -> None:

@@ -14,9 +14,11 @@ import io
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import partial
 
 import discord
 
+from cogs.plugins import load_plugins
 from sessions import SessionError
 from sessions import replay as replays
 from sessions.heavywork import HeavyWork
@@ -47,7 +49,8 @@ class ReplayGifs:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, *, processes: bool = True) -> None:
         self.work = HeavyWork(
-            "gif", workers=1, max_jobs=MAX_JOBS, keep_bytes=KEEP_BYTES, busy_text=BUSY, processes=processes
+            "gif", workers=1, max_jobs=MAX_JOBS, keep_bytes=KEEP_BYTES, busy_text=BUSY, processes=processes,
+            load_games=partial(load_plugins, ui=False),  # a drawing worker needs no Discord UI
         )
         self._clock = clock
         self._waiting: dict[int, int] = {}  # member -> the game whose GIF is being drawn for them

@@ -9,14 +9,13 @@ and the turn markers of an engine view that does not know it has ended are taken
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import discord
 
 from cogs import components, routing
 from cogs.ui import ui_for
-from engine import Game
+from engine import Game, registry
 from render import text
 from render.text import fill_names
 from storage import GameRecord, LoggedAction
@@ -36,70 +35,17 @@ def has_ended(rec: GameRecord, game: Game) -> bool:
 View = dict[str, Any]
 
 
-def _still_ninesons(view: View, why: str) -> View:
-    return {**view, "turn": None, "pending": None}
-
-
-def _still_farkle(view: View, why: str) -> View:
-    # Farkle's renderers draw a "Game over: <reason>" line for the "over" phase (no dragon slain).
-    return {**view, "phase": "over", "winner": None, "end_reason": why, "current": None, "to_act": []}
-
-
-def _still_flagon(view: View, why: str) -> View:
-    characters = [{**c, "planning": False} for c in view.get("characters", [])]
-    return {
-        **view,
-        "planning": [],
-        "current": None,
-        "pending": None,
-        "setup": None,
-        "to_act": [],
-        "characters": characters,
-    }
-
-
-# How each game's public view stops showing whose turn it is (the renderers read these keys).
-# A game missing here is drawn as the engine left it; its Result field still says it ended.
-_STILL: dict[str, Callable[[View, str], View]] = {
-    "ninesons": _still_ninesons,
-    "farkle": _still_farkle,
-    "flagon": _still_flagon,
-}
-
-
 def final_view(rec: GameRecord, game: Game, view: View) -> View:
     """``view`` (the public one) without turn markers when the record ended a game the engine
     still thinks is running (resign, cancel, abandonment)."""
-    if game.is_over or rec.status not in ENDED_STATUSES or rec.kind not in _STILL:
-        return view
+    still = registry.get(rec.kind).final_view  # how the game's view stops showing whose turn it is
+    if game.is_over or rec.status not in ENDED_STATUSES or still is None:
+        return view  # a game without one is drawn as the engine left it; its Result still says it ended
     why = {"finished": "a player resigned", "cancelled": "cancelled", "abandoned": "abandoned"}[rec.status]
-    return _STILL[rec.kind](view, why)
+    return still(view, why)
 
 
 # -- the Result field -----------------------------------------------------------------------------
-
-
-def _standing_ninesons(view: View) -> dict[str, float]:
-    return dict(view.get("points") or {})
-
-
-def _standing_farkle(view: View) -> dict[str, float]:
-    return dict(view.get("armies") or {})
-
-
-def _standing_flagon(view: View) -> dict[str, float]:
-    scores, teams = view.get("scores") or {}, view.get("teams")
-    if teams:  # team scores: each seat shows its team's
-        return {seat: scores[team] for seat, team in teams.items() if team in scores}
-    return dict(scores)
-
-
-# Each game's scores so far, read from its public view (points, soldiers, reputation).
-_STANDING: dict[str, Callable[[View], dict[str, float]]] = {
-    "ninesons": _standing_ninesons,
-    "farkle": _standing_farkle,
-    "flagon": _standing_flagon,
-}
 
 
 def result_text(rec: GameRecord, game: Game, view: View) -> str:
@@ -110,7 +56,8 @@ def result_text(rec: GameRecord, game: Game, view: View) -> str:
         return f"The game was {rec.status}."
     names = {**text.shown_names(saved.get("names", {})), **text.seat_names(rec.seats)}
     reason = fill_names(str(saved.get("reason", "")), names)
-    standing = _STANDING.get(rec.kind, lambda _view: {})(view)
+    scores_of = registry.get(rec.kind).standing  # the game's scores so far, read from its public view
+    standing = scores_of(view) if scores_of is not None else {}
     scores = saved.get("scores") or standing
     ranking: list[list[str]] = saved.get("ranking") or []
     lines = []

@@ -16,12 +16,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import render
 from cogs import errors, routing
 from cogs.components import Layout
 from cogs.group import AppCommand, GameGroupCog
 from engine import handbook, registry
 from render import text
-from render.card import card_png
 from render.handbook import first_page_of, game_pages, game_sections
 from sessions import SessionError, unknown_game
 
@@ -159,7 +159,7 @@ def card_embed(card: handbook.CardEntry) -> discord.Embed:
 def card_message(card: handbook.CardEntry) -> dict[str, Any]:
     """The private /game card reply: the embed, and the card's picture when it has a printed face."""
     embed = card_embed(card)
-    picture = card_png(card)
+    picture = render.render_card(card)
     if picture is None:
         return {"embed": embed}
     embed.set_image(url="attachment://card.png")

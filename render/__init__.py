@@ -1,6 +1,6 @@
 """Views -> text or PNG, one renderer per game, registered under the game's registry name
-(``render.register("farkle", render_text, render_png)``; built-ins register themselves in
-``render/<name>.py``, loaded by :func:`load_builtin_renderers`).
+(``render.register("farkle", render_text, render_png)`` at the end of ``render/<name>.py``, the
+module the game's record names; :func:`cogs.plugins.load_plugins` imports it).
 
 Renderers only ever receive a view dict from ``Game.view(...)``, never the game itself, so
 they cannot leak what the view does not hold.
@@ -8,43 +8,35 @@ they cannot leak what the view does not hold.
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.registry import BUILTIN_GAMES
+from engine.handbook import CardEntry
 
 TextRenderer = Callable[[dict[str, Any], dict[str, str]], str]  # (view, names) -> text
 PngRenderer = Callable[[dict[str, Any], dict[str, str]], bytes]  # (view, names) -> PNG bytes
+CardRenderer = Callable[[CardEntry], "bytes | None"]  # a card of its catalogue -> its picture, if it has one
 
 
 @dataclass(frozen=True)
 class Renderer:
     text: TextRenderer
     png: PngRenderer | None = None  # no picture: the board is text only
+    card: CardRenderer | None = None  # no card pictures: /game card shows the card's text only
 
 
 _RENDERERS: dict[str, Renderer] = {}
-_builtins_loaded = False
 
 
-def register(kind: str, text: TextRenderer, png: PngRenderer | None = None) -> None:
-    _RENDERERS[kind] = Renderer(text, png)
-
-
-def load_builtin_renderers() -> None:
-    global _builtins_loaded
-    if _builtins_loaded:
-        return
-    for name in BUILTIN_GAMES:
-        importlib.import_module(f"{__name__}.{name}")
-    _builtins_loaded = True
+def register(
+    kind: str, text: TextRenderer, png: PngRenderer | None = None, card: CardRenderer | None = None
+) -> None:
+    _RENDERERS[kind] = Renderer(text, png, card)
 
 
 def renderer(kind: str) -> Renderer | None:
-    load_builtin_renderers()
     return _RENDERERS.get(kind)
 
 
@@ -63,3 +55,12 @@ def render_png(kind: str, view: dict[str, Any], names: dict[str, str]) -> bytes 
         return None
     png: bytes = found.png(view, names)
     return png
+
+
+def render_card(card: CardEntry) -> bytes | None:
+    """The picture of one card of a game's catalogue (``/game card``), or None when its game
+    draws no card pictures (Dragon Farkle and Nine Sons cards are text only)."""
+    found = renderer(card.game)
+    if found is None or found.card is None:
+        return None
+    return found.card(card)

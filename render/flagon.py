@@ -19,6 +19,7 @@ from PIL import Image, ImageDraw
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
 from render import register
 from render.canvas import Canvas, TextBox, fit_text, font, smallest_font, text_width
+from render.flagon_card import card_png
 from render.text import CODE_WIDTH, fill_names, nowrap, with_score, wrap_code
 
 TEXT_LIMIT = 1800
@@ -679,4 +680,4 @@ def render_png(view: dict[str, Any], names: dict[str, str] | None = None) -> byt
     return buf.getvalue()
 
 
-register("flagon", render_text, render_png)
+register("flagon", render_text, render_png, card=card_png)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 from engine import TABLE_OPTIONS, registry
@@ -116,7 +115,7 @@ def table_section(game: str) -> Section:
     return Section(TABLE_SECTION, "\n\n".join(paragraphs))
 
 
-@cache
+@registry.per_record
 def game_sections(game: str) -> tuple[Section, ...]:
     return (*rules_sections(game), table_section(game))
 
@@ -162,9 +161,9 @@ def split_text(text: str, limit: int = PAGE_LIMIT) -> list[str]:
     return pages or [""]
 
 
-@cache
+@registry.per_record
 def game_pages(game: str) -> tuple[Page, ...]:
-    """Every page of a built-in game's rules, section by section."""
+    """Every page of a game's rules, section by section."""
     pages: list[Page] = []
     for index, section in enumerate(game_sections(game)):
         parts = split_text(section.text)

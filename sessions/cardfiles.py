@@ -1,11 +1,13 @@
-"""The operator's folder of Dragon Farkle card files, read safely.
+"""The operator's card folder, read safely: the files behind the game settings that take one.
 
-Card files are an operator's choice, not a player's: the operator names a folder in the
-environment (``FARKLE_CARDS_DIR``), and someone with Manage Server picks one file in it by name
-with ``/config set farkle_cards <file>``. The file is read once, then (off the event loop),
-validated, and its *card data* is stored in the server's settings; Start only passes that data
-to the engine, so it never touches the filesystem and a file changed or deleted later does not
-matter.
+A game's plug-in record may declare a setting whose value is read from a file
+(``GameSetting(read_file=...)``; Dragon Farkle's ``farkle_cards``). Such files are an operator's
+choice, not a player's: the operator names a folder in the environment (``FARKLE_CARDS_DIR``, the
+one card folder of the bot, named after the first game that used it), and someone with Manage
+Server picks one file in it by name with ``/config set <setting> <file>``. The file is read once
+(off the event loop), the game checks it, and the value it returns (the card *data*) is stored
+in the server's settings; Start only passes that data to the engine, so it never touches the
+filesystem and a file changed or deleted later does not matter.
 
 Reading refuses everything but a plain file name of a regular file inside the folder: no path
 separators, no ``..`` or hidden names, no symlink leading out of the folder, no FIFOs, devices
@@ -19,12 +21,14 @@ import asyncio
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.registry import GameSetting
 
 CARDS_DIR_ENV = "FARKLE_CARDS_DIR"
 MAX_CARD_FILE_BYTES = 64 * 1024
 MAX_NAME_LENGTH = 100
-HOUSE = "house"  # the bundled house cards: the setting's default
 _MESSAGE_CAP = 300
 
 
@@ -48,9 +52,7 @@ def check_name(name: str) -> str:
         or Path(name).is_absolute()
         or not name.isprintable()
     ):
-        raise CardFileRefused(
-            "`farkle_cards` takes the plain name of a file in the card folder (no paths, no `..`)."
-        )
+        raise CardFileRefused("Give the plain name of a file in the card folder (no paths, no `..`).")
     return name
 
 
@@ -71,7 +73,12 @@ def read_card_file(folder: Path, name: str) -> bytes:
         raise CardFileRefused(f"`{name}` is not a regular file.")
     if before.st_size > MAX_CARD_FILE_BYTES:
         raise CardFileRefused(f"`{name}` is larger than {MAX_CARD_FILE_BYTES // 1024} KiB.")
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = (
+        os.O_RDONLY
+        | getattr(os, "O_NONBLOCK", 0)
+        | getattr(os, "O_NOFOLLOW", 0)
+        | getattr(os, "O_CLOEXEC", 0)
+    )
     try:
         fd = os.open(real, flags)
     except OSError:
@@ -99,21 +106,16 @@ def read_card_file(folder: Path, name: str) -> bytes:
     return data
 
 
-def load_card_choice(folder: Path, name: str) -> dict[str, Any]:
-    """Read, parse and validate a card file for the ``farkle_cards`` setting: the value to store,
-    ``{"file": name, "cards": <card data>}``. Blocking; raises CardFileRefused."""
-    # Imported here: importing a game package registers it, which only the bot's start-up does.
-    from engine.farkle.cards import CardFileError, check_card_counts, load_cards
-    from engine.farkle.game import FarkleGame
-
+def load_file_setting(setting: GameSetting, folder: Path, name: str) -> Any:
+    """Read ``name`` in the folder and let the game check it: the value to store. Blocking;
+    raises CardFileRefused with a short reason (never the file's text)."""
+    if setting.read_file is None:
+        raise CardFileRefused(f"`{setting.key}` does not take a file.")
     data = read_card_file(folder, name)
     try:
-        cards = load_cards(data, name)
-        # Any lobby the server opens must be able to start: cards for the largest table.
-        check_card_counts(cards, FarkleGame.MAX_PLAYERS)
-    except CardFileError as exc:
+        return setting.read_file(name, data)
+    except ValueError as exc:
         raise CardFileRefused(_cut(f"`{name}` is not a usable card file: {exc}")) from None
-    return {"file": name, "cards": cards.to_dict()}
 
 
 def list_card_files(folder: Path) -> list[str]:
@@ -136,19 +138,17 @@ def list_card_files(folder: Path) -> list[str]:
     return sorted(out)
 
 
-async def choose_cards(folder: Path | None, raw: str) -> dict[str, Any]:
-    """The ``farkle_cards`` value for ``/config set``: the house cards, or a file of the folder
-    read off the event loop. Raises CardFileRefused with a reason to show."""
-    name = raw.strip()
-    if name.lower() == HOUSE:
-        return house_cards()
+async def choose_file_setting(setting: GameSetting, folder: Path | None, raw: str) -> Any:
+    """The value of a setting that takes a file, for ``/config set``: what the game's own parser
+    accepts (e.g. ``house``), else a file of the folder read off the event loop. Raises
+    CardFileRefused with a reason to show."""
+    try:
+        return setting.parse(raw)
+    except ValueError:
+        pass  # not one of its typed values: the name of a file
     if folder is None:
         raise CardFileRefused(
-            f"The bot's operator has not set a card folder ({CARDS_DIR_ENV}), so only `{HOUSE}` "
-            "(the bundled house cards) can be chosen."
+            f"The bot's operator has not set a card folder ({CARDS_DIR_ENV}), so only "
+            f"{setting.show(setting.default)} can be chosen for `{setting.key}`."
         )
-    return await asyncio.to_thread(load_card_choice, folder, name)
-
-
-def house_cards() -> dict[str, Any]:
-    return {"file": HOUSE, "cards": None}
+    return await asyncio.to_thread(load_file_setting, setting, folder, raw.strip())

@@ -34,8 +34,6 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-import render
-from engine import registry
 from sessions.errors import SessionError
 
 log = logging.getLogger("dragon_tavern.sessions.heavywork")
@@ -44,13 +42,13 @@ T = TypeVar("T")
 WORKER_NICENESS = 10  # the lane's process yields the CPU to the bot's own (0 is normal, 19 the lowest)
 
 
-def _prepare_worker() -> None:
-    """In a lane's new process: a lower priority, and the built-in games and renderers (a
-    spawned process starts with none registered)."""
+def _prepare_worker(load_games: Callable[[], None] | None) -> None:
+    """In a lane's new process: a lower priority, and the games and their renderers (a spawned
+    process starts with none registered; the lane's owner hands the loader, cogs.plugins')."""
     with contextlib.suppress(OSError, AttributeError):  # AttributeError: no os.nice (Windows)
         os.nice(WORKER_NICENESS)
-    registry.load_builtin_games()
-    render.load_builtin_renderers()
+    if load_games is not None:
+        load_games()
 
 
 class TooBusy(SessionError):
@@ -70,12 +68,14 @@ class HeavyWork:
         keep_bytes: int = 0,
         busy_text: str = "The bot is busy drawing for others right now. Please try again in a minute.",
         processes: bool = True,
+        load_games: Callable[[], None] | None = None,
     ) -> None:
         """``processes`` False: the worker is a thread of this process (tests that hold a job
         with an event; it then shares the interpreter lock with the bot)."""
         self.name = name
         self.workers = workers
         self.processes = processes
+        self.load_games = load_games  # run in each new worker process (picklable: a module's function)
         self.max_jobs = max_jobs
         self.keep_bytes = keep_bytes
         self.busy_text = busy_text
@@ -90,7 +90,9 @@ class HeavyWork:
             # spawn, not fork: a fork of a process with threads (the database's) may inherit a
             # lock held mid-operation; a spawned process starts clean.
             return ProcessPoolExecutor(
-                self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_prepare_worker
+                self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_prepare_worker,
+                initargs=(self.load_games,),
             )
         return ThreadPoolExecutor(self.workers, thread_name_prefix=f"heavy-{self.name}")
 

@@ -21,12 +21,11 @@ from typing import Any
 from engine import TABLE_OPTIONS, Event, Game, IllegalAction, InvalidSetup, game_options, registry
 from engine.registry import GameInfo
 from render.text import echo
-from sessions import cardfiles
 from sessions.access import StoreAccess
 from sessions.errors import NotAllowed, SessionError, StaleAction
 from sessions.live import LiveGames
 from sessions.ratings import is_rated, placings, rate_game
-from sessions.settings import GuildSettings, duration_text, parse_setting
+from sessions.settings import GuildSettings, duration_text, setting_value
 from storage import ActionRow, ChannelBusy, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
 from storage.db import DAMAGED_MESSAGE
 from storage.keyed_locks import KeyedLocks
@@ -123,11 +122,9 @@ class GameService(StoreAccess):
 
     async def setting_value(self, key: str, raw: str) -> Any:
         """A /config value as it will be stored; SessionError with the reason if it is refused.
-        ``farkle_cards`` reads and checks the operator's file here (off the event loop), once."""
+        A game setting that takes a file reads and checks the operator's file (off the event loop), once."""
         try:
-            if key == "farkle_cards":
-                return await cardfiles.choose_cards(self.cards_dir, raw)
-            return parse_setting(key, raw)
+            return await setting_value(key, raw, self.cards_dir)
         except ValueError as exc:
             raise SessionError(str(exc)) from None
 

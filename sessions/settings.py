@@ -1,15 +1,19 @@
-"""Per-guild settings: every key, its type, default and allowed range, in one place."""
+"""Per-guild settings: every key, its type, default and allowed range, in one place. The
+per-game ones come from the games' plug-in records: ``turn_timeout.<game>`` from each
+``GameInfo(turn_timeout=...)``, and each game's own settings (``GameInfo(settings=...)``, e.g.
+Dragon Farkle's ``farkle_cards``)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from engine import registry
 from engine.values import duration_text, parse_duration, parse_switch, parse_whole_number
 from render.text import echo
-from sessions.cardfiles import CARDS_DIR_ENV, HOUSE, house_cards
+from sessions.cardfiles import CARDS_DIR_ENV, choose_file_setting
 
 GAME_KINDS = registry.BUILTIN_GAMES
 HIDDEN_PICK_MODES = ("dm", "ephemeral", "both")
@@ -97,43 +101,60 @@ def _show_channels(value: list[int]) -> str:
     return f"{shown} and {more} more ({len(value)} channels)" if more > 0 else shown
 
 
-def _farkle_cards(raw: str) -> dict[str, Any]:
-    """Only `house` without the file system; a file is read by GameService.setting_value."""
-    if raw.strip().lower() == HOUSE:
-        return house_cards()
-    raise ValueError(f"`farkle_cards` names a file in the operator's card folder ({CARDS_DIR_ENV}).")
-
-
-def _show_farkle_cards(value: dict[str, Any]) -> str:
-    name = value.get("file") if isinstance(value, dict) else None
-    return f"{name}" if name and name != HOUSE else f"{HOUSE} (the bundled house cards)"
-
-
 def _turn_timeouts() -> list[Setting]:
     """turn_timeout.<game> for every registered game, built-ins first in their order, with
     the default and help its GameInfo gives."""
-    games = {info.name: info for info in registry.all_games()}
-    order = [n for n in registry.BUILTIN_GAMES if n in games] + sorted(set(games) - set(registry.BUILTIN_GAMES))
     settings = []
-    for name in order:
-        info = games[name]
-        key = f"turn_timeout.{name}"
+    for info in registry.games_in_order():
+        key = f"turn_timeout.{info.name}"
         about = info.turn_timeout_help or f"How long a {info.title} player has to act"
         help_text = f"{about}: seconds, or a duration such as 90m, 12h or 2d (30 seconds to 7 days)."
-        settings.append(Setting(key, info.turn_timeout, help_text, _duration_range(key, 30, WEEK), duration_text))
+        settings.append(
+            Setting(key, info.turn_timeout, help_text, _duration_range(key, 30, WEEK), duration_text)
+        )
     return settings
+
+
+def _game_settings() -> list[Setting]:
+    """Each registered game's own settings, as its plug-in record declares them. A setting that
+    may name a file in the operator's card folder parses only its typed values here; the file is
+    read by :func:`setting_value`."""
+    settings = []
+    for info in registry.games_in_order():
+        for declared in info.settings:
+            parse = declared.parse
+            if declared.read_file is not None:
+                parse = _typed_or_file(declared.key, declared.parse)
+            help_text = declared.help.replace("{folder}", CARDS_DIR_ENV)
+            settings.append(Setting(declared.key, declared.default, help_text, parse, declared.show))
+    return settings
+
+
+def _typed_or_file(key: str, parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    def parse_typed(raw: str) -> Any:
+        try:
+            return parse(raw)
+        except ValueError:
+            raise ValueError(
+                f"`{key}` names a file in the operator's card folder ({CARDS_DIR_ENV})."
+            ) from None
+
+    return parse_typed
 
 
 class _Settings(Mapping[str, Setting]):
     """Every setting by key, in /config order; the per-game ones follow the engine registry,
-    so a game registered later (or a test double) has its turn timeout too."""
+    so a game registered later (or a test double) has its turn timeout and settings too."""
 
-    def __init__(self, head: list[Setting], tail: list[Setting]) -> None:
+    def __init__(self, head: list[Setting], middle: list[Setting], tail: list[Setting]) -> None:
         self._head = head
+        self._middle = middle
         self._tail = tail
 
     def _all(self) -> dict[str, Setting]:
-        return {s.key: s for s in [*self._head, *_turn_timeouts(), *self._tail]}
+        return {
+            s.key: s for s in [*self._head, *_turn_timeouts(), *self._middle, *_game_settings(), *self._tail]
+        }
 
     def __getitem__(self, key: str) -> Setting:
         return self._all()[key]
@@ -147,41 +168,86 @@ class _Settings(Mapping[str, Setting]):
 
 SETTINGS: Mapping[str, Setting] = _Settings(
     [
-        Setting("allowed_channels", [], "Channels where games may be started (`all` for any).",
-                _channels, _show_channels),
-        Setting("enabled_games", ["all"], "Games that may be started here (`all` or names).",
-                _games, lambda v: ", ".join(v)),
+        Setting(
+            "allowed_channels",
+            [],
+            "Channels where games may be started (`all` for any).",
+            _channels,
+            _show_channels,
+        ),
+        Setting(
+            "enabled_games",
+            ["all"],
+            "Games that may be started here (`all` or names).",
+            _games,
+            lambda v: ", ".join(v),
+        ),
     ],
     [
-        Setting("afk_strikes", 3, "Timeouts in a row before the AFK action applies (1–10).",
-                _int_range("afk_strikes", 1, 10)),
-        Setting("afk_action", "ai", "After that many timeouts: `ai` takes the seat, or `abandon` ends the game.",
-                _choice("afk_action", AFK_ACTIONS)),
-        Setting("hidden_pick_mode", "both",
-                "How secrets reach players: `dm` (the board button only for closed DMs), `ephemeral` (the board button), or `both`.",
-                _choice("hidden_pick_mode", HIDDEN_PICK_MODES)),
-        Setting("ai_seats", True, "Whether AI seats may be added to games (on/off).", _bool("ai_seats"),
-                lambda v: "on" if v else "off"),
-        Setting("images", True, "Board images (on) or text boards only (off).", _bool("images"),
-                lambda v: "on" if v else "off"),
-        Setting("farkle_cards", house_cards(),
-                f"Dragon Farkle cards: `{HOUSE}` or a file in the operator's card folder ({CARDS_DIR_ENV}); "
-                "checked when set, used by games started afterwards.",
-                _farkle_cards, _show_farkle_cards),
-        Setting("lobby_timeout", 3600, "How long an open lobby waits for its host to press Start before it "
-                "closes: seconds, or a duration such as 30m or 12h (1 minute to 1 day).",
-                _duration_range("lobby_timeout", 60, 86400), duration_text),
-        Setting("hints", "casual",
-                "/game hint (the AI's suggestion, shown privately): `casual` in unrated games only, `all` in "
-                "rated games too (a hint makes that game unrated for its asker), or `off`.",
-                _choice("hints", HINT_MODES)),
-        Setting("game_threads", True,
-                "Play each game in a thread of its own, so one channel hosts many games (on), or one game "
-                "at a time in the channel itself (off). Needs the bot's Create Public Threads and Send "
-                "Messages in Threads in the channel; without them games are played in the channel.",
-                _bool("game_threads"), lambda v: "on" if v else "off"),
-        Setting("max_lobbies_per_member", 2, "Open lobbies one member may host at once in this server (1–20).",
-                _int_range("max_lobbies_per_member", 1, 20)),
+        Setting(
+            "afk_strikes",
+            3,
+            "Timeouts in a row before the AFK action applies (1–10).",
+            _int_range("afk_strikes", 1, 10),
+        ),
+        Setting(
+            "afk_action",
+            "ai",
+            "After that many timeouts: `ai` takes the seat, or `abandon` ends the game.",
+            _choice("afk_action", AFK_ACTIONS),
+        ),
+        Setting(
+            "hidden_pick_mode",
+            "both",
+            "How secrets reach players: `dm` (the board button only for closed DMs), `ephemeral` (the board button), or `both`.",
+            _choice("hidden_pick_mode", HIDDEN_PICK_MODES),
+        ),
+        Setting(
+            "ai_seats",
+            True,
+            "Whether AI seats may be added to games (on/off).",
+            _bool("ai_seats"),
+            lambda v: "on" if v else "off",
+        ),
+        Setting(
+            "images",
+            True,
+            "Board images (on) or text boards only (off).",
+            _bool("images"),
+            lambda v: "on" if v else "off",
+        ),
+    ],
+    [
+        Setting(
+            "lobby_timeout",
+            3600,
+            "How long an open lobby waits for its host to press Start before it "
+            "closes: seconds, or a duration such as 30m or 12h (1 minute to 1 day).",
+            _duration_range("lobby_timeout", 60, 86400),
+            duration_text,
+        ),
+        Setting(
+            "hints",
+            "casual",
+            "/game hint (the AI's suggestion, shown privately): `casual` in unrated games only, `all` in "
+            "rated games too (a hint makes that game unrated for its asker), or `off`.",
+            _choice("hints", HINT_MODES),
+        ),
+        Setting(
+            "game_threads",
+            True,
+            "Play each game in a thread of its own, so one channel hosts many games (on), or one game "
+            "at a time in the channel itself (off). Needs the bot's Create Public Threads and Send "
+            "Messages in Threads in the channel; without them games are played in the channel.",
+            _bool("game_threads"),
+            lambda v: "on" if v else "off",
+        ),
+        Setting(
+            "max_lobbies_per_member",
+            2,
+            "Open lobbies one member may host at once in this server (1–20).",
+            _int_range("max_lobbies_per_member", 1, 20),
+        ),
     ],
 )
 
@@ -215,16 +281,25 @@ class GuildSettings:
 
     def start_arguments(self, kind: str) -> dict[str, Any]:
         """Arguments of ``new_game`` that come from the server's settings, not from the lobby's
-        options (which any member types): the card set an admin chose for Dragon Farkle."""
-        if kind == "farkle":
-            chosen = self.values.get("farkle_cards")
-            cards = chosen.get("cards") if isinstance(chosen, dict) else None
-            return {"cards": cards} if cards else {}
-        return {}
+        options (which any member types): what the game's own settings hand it (e.g. the card
+        set an admin chose for Dragon Farkle)."""
+        arguments: dict[str, Any] = {}
+        for declared in registry.get(kind).settings:
+            arguments.update(declared.start_arguments(self.values.get(declared.key, declared.default)))
+        return arguments
 
     def describe(self) -> list[tuple[str, str, str]]:
         """(key, shown value, help) for /config show."""
         return [(k, s.show(self.values[k]), s.help) for k, s in SETTINGS.items()]
+
+
+async def setting_value(key: str, raw: str, folder: Path | None) -> Any:
+    """A /config value as it will be stored. A game setting that takes a file reads and checks
+    the operator's file here (off the event loop), once; ValueError with the reason if refused."""
+    declared = registry.setting_of(key)
+    if declared is not None and declared[1].read_file is not None:
+        return await choose_file_setting(declared[1], folder, raw)
+    return parse_setting(key, raw)
 
 
 def parse_setting(key: str, raw: str) -> Any:

@@ -21,14 +21,18 @@ def test_ruff_check_is_clean():
 
 def test_mypy_is_clean_over_the_whole_tree():
     """mypy checks every file pyproject's [tool.mypy] names: the product, the tests and the bench."""
-    done = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-1000:]
 
 
 def test_import_contracts_are_kept():
     """The layers of pyproject's [tool.importlinter]: cogs -> sessions -> render | storage -> engine,
     the engine free of I/O, nothing importing bot.py or tests/."""
-    lint_imports = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+    lint_imports = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which(
+        "lint-imports"
+    )
     assert lint_imports, "import-linter is installed with the [test] extra"
     done = subprocess.run([lint_imports, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-1000:]
@@ -53,3 +57,24 @@ def test_the_sandbox_contracts_name_every_cog():
     cogs.add("cogs.ui")
     assert cogs - set(by_id["simcord-only-in-the-sandbox"]["source_modules"]) == set()
     assert cogs - set(by_id["sandbox-outside"]["forbidden_modules"]) == set()
+
+
+def test_the_no_game_in_shared_code_contract_names_every_built_in_game():
+    """Shared code (cogs, sessions, storage, render, but a game's own renderer and UI) imports no
+    engine.<game>: it asks the game's plug-in record. import-linter cannot say "every game", so
+    the contract lists them: a game added to BUILTIN_GAMES and left out would go unchecked."""
+    import tomllib
+
+    from engine.registry import BUILTIN_GAMES
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    contract = {c["id"]: c for c in contracts}["no-game-in-shared-code"]
+    assert contract["type"] == "forbidden"
+    assert set(contract["source_modules"]) == {"cogs", "sessions", "storage", "render"}
+    assert set(contract["forbidden_modules"]) == {f"engine.{name}" for name in BUILTIN_GAMES}
+    for ignored in contract["ignore_imports"]:  # only a game's own modules, importing only its engine
+        importer, _, imported = ignored.partition(" -> ")
+        game = imported.split(".")[1]
+        assert importer in (f"cogs.ui.{game}", f"render.{game}") or importer.startswith(
+            (f"cogs.ui.{game}_", f"render.{game}_")
+        ), ignored

@@ -21,9 +21,14 @@ from pathlib import Path
 
 import pytest
 
+from cogs.plugins import load_plugins
+from engine import registry
+
 ROOT = Path(__file__).resolve().parent.parent
 MAP_DIR = ROOT / "docs" / "rules-map"
-PREFIX = {"farkle": "FA", "ninesons": "NS", "flagon": "FL"}  # map file name -> id prefix
+load_plugins(ui=False)
+# map file name (a game) -> its ids' prefix, from each game's plug-in record
+PREFIX = {info.name: info.rules_map_prefix for info in registry.all_games() if info.rules_map_prefix}
 HEADER = ["id", "rule", "checked by"]
 READING_HEADER = ["reading", "interprets", "how the bot reads it", "checked by"]
 ID = re.compile(r"^(?P<prefix>[A-Z]{2})-\d+(?:\.\d+)+$")

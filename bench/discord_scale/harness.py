@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.discord_scale.table import KINDS, Stats, Table, turn_changes
-from engine import registry
+from cogs.plugins import load_plugins
 from tests.wire.botproc import BotProcess
 from tests.wire.fake_discord import FakeDiscord, RecordedRequest
 from tests.wire.patch_client import point_discord_at, restore_real_discord
@@ -40,7 +40,7 @@ async def running_bot(
     *, enforce: bool, workdir: Path | None = None
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
     """A fake Discord with one guild for command sync, and the real bot connected to it."""
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     with tempfile.TemporaryDirectory(prefix="dt-scale-") as tmp:
         where = workdir or Path(tmp)
         async with FakeDiscord(enforce_rate_limits=enforce) as fake:

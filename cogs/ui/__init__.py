@@ -3,9 +3,10 @@ engine registry's name for it (``register("farkle", FarkleUI())``).
 
 Every hook has a no-op default here, so a game overrides what it needs and a missing hook is
 a decision, not a typo (a misspelt override is a new method nobody calls; the tests of each
-game's UI catch that). :func:`load_plugins` loads the built-in games, their renderers and
-their UIs, and refuses to start if a registered game has no UI plug-in; a game content with
-the generic buttons registers ``GameUI()`` itself, explicitly.
+game's UI catch that). This module is the module a game's record names as its ``ui``
+(``GameInfo(ui="cogs.ui.farkle")``); :func:`cogs.plugins.load_plugins` imports it, and refuses
+to start if a registered game has no UI; a game content with the generic buttons registers
+``GameUI()`` itself, explicitly.
 
 The hooks:
 
@@ -47,15 +48,13 @@ The renderer of a game is registered with :mod:`render` under the same name.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
-import render
-from engine import Event, Game, registry
+from engine import Event, Game
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -119,22 +118,12 @@ def register(name: str, ui: GameUI) -> None:
 
 
 def ui_for(kind: str) -> GameUI:
-    if kind not in _PLUGINS and kind in registry.BUILTIN_GAMES:  # a built-in not loaded yet
-        importlib.import_module(f"{__name__}.{kind}")
     try:
         return _PLUGINS[kind]
     except KeyError:
         raise KeyError(f"No Discord UI is registered for the game `{kind}` (cogs.ui.register).") from None
 
 
-def load_plugins() -> None:
-    """Load the built-in games (engine, renderer, UI: ``cogs/ui/<name>.py`` registers itself)
-    and check that every registered game has a UI plug-in."""
-    registry.load_builtin_games()
-    render.load_builtin_renderers()
-    for name in registry.BUILTIN_GAMES:
-        importlib.import_module(f"{__name__}.{name}")
-    missing = [info.name for info in registry.all_games() if info.name not in _PLUGINS]
-    if missing:
-        raise RuntimeError(f"No Discord UI registered for {', '.join(missing)}: register a cogs.ui.GameUI "
-                           "(the base class for the generic buttons).")
+def registered_uis() -> frozenset[str]:
+    """The games with a registered UI (cogs.plugins.load_plugins checks every game has one)."""
+    return frozenset(_PLUGINS)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.farkle import rules
+from engine.farkle import plugin, rules
 from engine.farkle.cards import CardFileError, CardSet, load_cards
 from engine.farkle.game import FarkleGame
 from engine.farkle.scoring import ScoreTable, has_score, score
@@ -55,6 +55,16 @@ register(
         emoji="🐉",
         turn_timeout=300,
         turn_timeout_help="How long a Dragon Farkle player has to act",
+        renderer="render.farkle",
+        ui="cogs.ui.farkle",
+        rules_file=plugin.RULES_FILE,
+        settings=(plugin.CARDS_SETTING,),
+        standing=plugin.standing,
+        final_view=plugin.final_view,
+        cards=plugin.card_catalogue,
+        secrets=plugin.secrets,
+        fuzz_setups=plugin.FUZZ_SETUPS,
+        rules_map_prefix=plugin.RULES_MAP_PREFIX,
     )
 )
 

@@ -13,7 +13,7 @@ from typing import Any, Literal, cast
 from engine.base import Event, Game
 from engine.farkle import rules
 from engine.farkle.cards import Card, CardSet
-from engine.farkle.scoring import ScoreTable
+from engine.farkle.scoring import ScoreTable, score_table
 from engine.farkle.state import FarkleState, TurnState
 from engine.rng import Rng
 
@@ -63,7 +63,7 @@ class FarkleCore(Game):
         self.rng = Rng.from_state(rng_state)
         self.cards = cards
         self.players = list(self.s["players"])
-        self.table: ScoreTable = rules.score_table(self.s["options"])
+        self.table: ScoreTable = score_table(self.s["options"])
 
     # ------------------------------------------------------------------ helpers
     @property

@@ -2,36 +2,53 @@
 
 ``score(dice)`` returns the best value over every way of splitting exactly these dice into
 combinations, or ``None`` when some die belongs to no combination. The two open points of the
-table (five of a kind, four of a kind plus a pair) are parameters, defaulting to the spec's
-proposals (see data/rules.toml).
+table (five of a kind, four of a kind plus a pair) are lobby options; every value comes from
+data/rules.toml.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
+from typing import Any
+
+from engine.farkle import rules
 
 
 @dataclass(frozen=True)
 class ScoreTable:
-    """Values of the Soldier table. Frozen and hashable so results can be cached per table."""
+    """Values of the Soldier table. Frozen and hashable so results can be cached per table.
 
-    single_1: int = 100
-    single_5: int = 50
-    triple_1: int = 1000
-    triple_face_x: int = 100  # three 2s = 200 ... three 6s = 600
-    four_kind: int = 1500
-    five_kind: int | None = None  # None: scored as four of a kind plus the fifth die alone
-    three_pairs: int = 2000
-    six_kind: int = 2500
-    straight: int = 3000
-    quad_plus_pair_is_three_pairs: bool = True
+    No field has a default: the values are declared once, in data/rules.toml ([scoring] and two
+    lobby options), and :func:`score_table` builds every table from there."""
+
+    single_1: int
+    single_5: int
+    triple_1: int
+    triple_face_x: int  # three 2s = 200 ... three 6s = 600
+    four_kind: int
+    five_kind: int | None  # None: scored as four of a kind plus the fifth die alone
+    three_pairs: int
+    six_kind: int
+    straight: int
+    quad_plus_pair_is_three_pairs: bool
 
 
-DEFAULT_TABLE = ScoreTable()
+def score_table(options: Mapping[str, Any]) -> ScoreTable:
+    """The table a game plays with: rules.toml's [scoring] and the lobby options that change it."""
+    five = options["five_of_a_kind"]
+    return ScoreTable(
+        **rules.RULES["scoring"],
+        five_kind=five if five else None,
+        quad_plus_pair_is_three_pairs=options["quad_plus_pair"],
+    )
+
+
+# The table of a game with the default options (what the AI's solved tables assume).
+DEFAULT_TABLE = score_table(rules.DEFAULTS)
 
 
 def _counts(dice: Iterable[int]) -> tuple[int, ...]:

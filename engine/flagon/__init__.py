@@ -11,6 +11,7 @@ Card numbers and the board geometry are reconstructions (see data/cards.toml, da
 
 from __future__ import annotations
 
+from engine.flagon import plugin
 from engine.flagon.ai import choose_action
 from engine.flagon.game import FlagonGame, new_game
 from engine.registry import GameInfo, register
@@ -38,6 +39,15 @@ register(
         emoji="🍺",
         turn_timeout=600,
         turn_timeout_help="How long a Dragon & Flagon planning phase or choice may take",
+        renderer="render.flagon",
+        ui="cogs.ui.flagon",
+        rules_file=plugin.RULES_FILE,
+        standing=plugin.standing,
+        final_view=plugin.final_view,
+        cards=plugin.card_catalogue,
+        secrets=plugin.secrets,
+        fuzz_setups=plugin.FUZZ_SETUPS,
+        rules_map_prefix=plugin.RULES_MAP_PREFIX,
     )
 )
 

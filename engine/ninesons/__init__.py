@@ -12,6 +12,7 @@ __all__ = ["NineSonsGame", "action_to_str", "new_game"]
 def _register() -> None:
     from engine import registry
     from engine.base import Game
+    from engine.ninesons import plugin
     from engine.ninesons.ai import choose_action
 
     def choose_ai_action(game: Game, player: str, level: str, seed: int) -> str:
@@ -38,6 +39,15 @@ def _register() -> None:
             emoji="🐉",
             turn_timeout=600,
             turn_timeout_help="How long a Nine Sons player has to move",
+            renderer="render.ninesons",
+            ui="cogs.ui.ninesons",
+            rules_file=plugin.RULES_FILE,
+            standing=plugin.standing,
+            final_view=plugin.final_view,
+            cards=plugin.card_catalogue,
+            secrets=plugin.secrets,
+            fuzz_setups=plugin.FUZZ_SETUPS,
+            rules_map_prefix=plugin.RULES_MAP_PREFIX,
         )
     )
 

@@ -93,8 +93,9 @@ class Rules:
     def __init__(
         self,
         cards: list[Card],
-        compare_top: bool = True,
-        win_points: int = 7,
+        *,
+        compare_top: bool,  # the lobby options; their defaults are declared once, in NineSonsGame.OPTIONS
+        win_points: int,
         end_cards: int = 4,
         rep_limit: int = 3,
     ) -> None:

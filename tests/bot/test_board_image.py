@@ -6,6 +6,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import render
+from cogs.plugins import load_plugins
 from cogs.presenter import Presenter
 from cogs.ui import flagon as flagon_ui
 from engine import registry
@@ -19,7 +20,7 @@ def record(kind: str) -> GameRecord:
 
 
 async def test_flagon_picture_is_not_redrawn_for_each_submitted_plan(monkeypatch):
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     info = registry.get("flagon")
     game = info.new_game(["p1", "p2"], 5)
     while game.to_act() and not all(game.is_private_action(p, a) for p in game.to_act()

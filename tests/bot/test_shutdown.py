@@ -8,6 +8,7 @@ import simcord
 
 from bench import platform
 from bot import create_bot
+from cogs.plugins import load_plugins
 from storage import Database
 from tests.storage.test_guard import aiosqlite_threads
 
@@ -55,9 +56,8 @@ async def test_check_database_closes_what_it_opens(tmp_path):
     lambda: platform.bot_round_trip(2),
 ], ids=["throughput", "throughput-in-flight", "memory", "startup", "round-trip"])
 async def test_each_platform_bench_closes_its_databases(bench):
-    from engine import registry
 
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     before = aiosqlite_threads()
     await bench()
     assert aiosqlite_threads() == before

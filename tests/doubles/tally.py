@@ -7,6 +7,7 @@ revealed when everyone has picked; the highest unique pick scores 2. First to ``
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine import (
@@ -147,8 +148,13 @@ def choose_action(game: Game, player: str, level: str, seed: int) -> str:
     return actions[-1] if level == "hard" else actions[Rng(seed).below(len(actions))]
 
 
+def secrets(g: Tally, viewer: str | None) -> list[re.Pattern[str]]:
+    """Another player's secret pick (shown only to its owner as ``my_pick``)."""
+    return [] if viewer is not None and viewer in g.picks else [re.compile('"my_pick"')]
+
+
 INFO = GameInfo(name="tally", title="Tally", game_class=Tally, new_game=new_game, choose_ai_action=choose_action,
-                rules_summary="Add 1 or 2 on your turn; first to the target wins.")
+                rules_summary="Add 1 or 2 on your turn; first to the target wins.", secrets=secrets)
 
 
 def install() -> None:

@@ -15,8 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,71 +23,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cogs.plugins import load_plugins
 from engine import STATE_VERSION_KEY, Game, IllegalAction, InvalidSetup, registry
 from engine.registry import GameInfo
 from tests.doubles import tally
 
-registry.load_builtin_games()
+load_plugins(ui=False)
 tally.install()  # parametrisation happens at collection, before the conftest fixture registers it
 GAMES = registry.all_games()
 NAMES = [info.name for info in GAMES]
 SAVED_STATES = Path(__file__).parent / "saved_states"
 BUTTON_LABEL_LIMIT = 80  # Discord's limit for a button label
-
-# ---------------------------------------------------------------------------------- secrets
-# What a view must not contain: a pattern per secret, given the game and the viewer (None for a
-# spectator). Each game says what its secrets are; a game with hidden information and no entry
-# here fails test_every_hidden_information_game_names_its_secrets.
-Secrets = Callable[[Any, str | None], list[re.Pattern[str]]]
-
-
-def _farkle_secrets(g: Any, viewer: str | None) -> list[re.Pattern[str]]:
-    """No Magic Item's name or id in a spectator's view; a player sees only the names of the
-    items in their own hand or gained this turn. Once the game is over, everyone sees the names
-    of the items still held (never an id)."""
-    items = g.cards.items
-    s = g.s
-    revealed = {i for p in s["players"] for i in s["hands"][p] + s["stuck"][p] + s["pending"][p]} if g.is_over \
-        else set()
-    if viewer is None:
-        return [re.compile(re.escape(c.name)) for c in items if c.id not in revealed] + [
-            re.compile(f'"{re.escape(c.id)}"') for c in items]
-    held = set(s["hands"][viewer]) | set(s["pending"][viewer]) | revealed
-    return [re.compile(re.escape(c.name)) for c in items if c.id not in held]
-
-
-def _flagon_secrets(g: Any, viewer: str | None) -> list[re.Pattern[str]]:
-    """No planned card as a value in a spectator's view unless the rules showed it (face-up,
-    removed, the one being played, a lasting status). Players: see test_flagon_props's
-    hidden-views invariant (a card id may be in several decks, so a string cannot tell)."""
-    if viewer is not None:
-        return []
-    s = g.s
-    shown = json.dumps([[c["faceup"], c["removed"]] for c in s["chars"].values()] + [s["current"], s["statuses"]])
-    planned = {k for c in s["chars"].values() for k in c["slots"]}
-    return [re.compile(f'"{re.escape(k)}"(?!:)') for k in sorted(planned) if f'"{k}"' not in shown]
-
-
-def _ninesons_secrets(g: Any, viewer: str | None) -> list[re.Pattern[str]]:
-    """The deck's order (its contents are public, sorted)."""
-    order = [g.cards[ci].name for ci in g.st.deck]
-    if len(order) < 2 or order == sorted(order):
-        return []
-    return [re.compile(re.escape(json.dumps(order)[1:-1]))]
-
-
-def _tally_secrets(g: Any, viewer: str | None) -> list[re.Pattern[str]]:
-    """Another player's secret pick (shown only to its owner as ``my_pick``)."""
-    return [] if viewer is not None and viewer in g.picks else [re.compile('"my_pick"')]
-
-
-SECRETS: dict[str, Secrets] = {
-    "farkle": _farkle_secrets,
-    "flagon": _flagon_secrets,
-    "ninesons": _ninesons_secrets,
-    "tally": _tally_secrets,
-}
-
 
 # ---------------------------------------------------------------------------------- playouts
 def _random_options(info: GameInfo, rnd: random.Random) -> dict[str, Any]:
@@ -150,7 +95,8 @@ def _check_step(game: Game) -> list[str]:
 def _check_views(game: Game, every_view: bool = False) -> None:
     """No view shows a secret; with ``every_view`` also the views without secrets to look for
     are built (and must be JSON-safe)."""
-    secrets = SECRETS.get(type(game).NAME)
+    # Each game's plug-in record says what a viewer must not see (GameInfo.secrets).
+    secrets = registry.get(type(game).NAME).secrets
     for viewer in [None, *game.players]:
         patterns = secrets(game, viewer) if secrets else []
         if not patterns and not every_view:
@@ -310,7 +256,7 @@ def test_games_played_to_the_end_keep_the_contract(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_every_hidden_information_game_names_its_secrets(name: str) -> None:
     if registry.get(name).game_class.HIDDEN_INFORMATION:
-        assert name in SECRETS, "say in SECRETS what a spectator must not see"
+        assert registry.get(name).secrets is not None, "say in GameInfo(secrets=...) what a spectator must not see"
 
 
 @pytest.mark.parametrize("name", NAMES)

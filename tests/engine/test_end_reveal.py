@@ -8,11 +8,12 @@ import random
 
 import pytest
 
+from cogs.plugins import load_plugins
 from engine import registry
 
 
 def play_to_the_end(kind: str, seed: int, **options):
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     game = registry.get(kind).new_game(["p1", "p2"], seed, **options)
     rnd = random.Random(seed)
     for _ in range(5000):

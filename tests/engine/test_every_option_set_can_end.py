@@ -13,12 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cogs.plugins import load_plugins
 from engine import registry
 from engine.base import InvalidSetup, OptionSpec
 from engine.farkle import FarkleGame
 from tests.engine.farkle_support import setup
 
-registry.load_builtin_games()
+load_plugins(ui=False)
 GAMES = ("farkle", "ninesons", "flagon")
 PLY_LIMIT = 20_000  # far above the longest random game seen (about 2,500 plies of Farkle)
 EXAMPLES = {"farkle": 25, "ninesons": 25, "flagon": 15}  # about 15 s in all on a busy machine

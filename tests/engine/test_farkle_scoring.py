@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from functools import cache
 from itertools import combinations_with_replacement, product
 
@@ -67,8 +68,8 @@ def brute(dice: tuple[int, ...], t: ScoreTable) -> int | None:
 
 TABLES = [
     DEFAULT_TABLE,
-    ScoreTable(five_kind=2000),
-    ScoreTable(quad_plus_pair_is_three_pairs=False),
+    replace(DEFAULT_TABLE, five_kind=2000),
+    replace(DEFAULT_TABLE, quad_plus_pair_is_three_pairs=False),
 ]
 
 
@@ -120,9 +121,9 @@ def test_worked_examples(dice: list[int], value: int | None) -> None:
 
 
 def test_open_points_are_options() -> None:
-    assert score([2, 2, 2, 2, 2], ScoreTable(five_kind=2000)) == 2000
-    assert score([2, 2, 2, 2, 6, 6], ScoreTable(quad_plus_pair_is_three_pairs=False)) is None
-    assert score([2, 2, 2, 2], ScoreTable(quad_plus_pair_is_three_pairs=False)) == 1500
+    assert score([2, 2, 2, 2, 2], replace(DEFAULT_TABLE, five_kind=2000)) == 2000
+    assert score([2, 2, 2, 2, 6, 6], replace(DEFAULT_TABLE, quad_plus_pair_is_three_pairs=False)) is None
+    assert score([2, 2, 2, 2], replace(DEFAULT_TABLE, quad_plus_pair_is_three_pairs=False)) == 1500
 
 
 def test_score_rejects_non_dice() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cogs.plugins import load_plugins
 from engine import IllegalAction
 from engine.ninesons import NineSonsGame, new_game
 from engine.ninesons.cards import load_table, provenance
@@ -413,7 +414,7 @@ def test_cards_data_file_is_tagged():
 def test_registered_in_the_registry():
     from engine import registry
 
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     info = registry.get("ninesons")
     assert info.game_class is NineSonsGame
     g = info.new_game(P, 1)

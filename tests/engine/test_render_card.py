@@ -1,5 +1,5 @@
 """The /game card picture of every Dragon & Flagon card: every printed mark drawn, no text over
-another or off the card (render.card)."""
+another or off the card (render.flagon_card)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from PIL import Image
 
 from engine.handbook import all_cards
 from render.canvas import outside, overlapping
-from render.card import PLAIN, PURPLE, RED, card_png, draw_flagon_card, time_mark
+from render.flagon_card import PLAIN, PURPLE, RED, card_png, draw_flagon_card, time_mark
 
 FLAGON = [c for c in all_cards() if c.game == "flagon"]
 

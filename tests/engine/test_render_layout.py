@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from cogs.plugins import load_plugins
 from engine import registry
 from engine.base import Game
 from engine.ninesons import NineSonsGame
@@ -25,7 +26,7 @@ from render.canvas import PHONE_WIDTH, Canvas, font, outside, overlapping, too_s
 from render.text import CODE_WIDTH, FENCE
 from tests.engine.farkle_support import setup
 
-registry.load_builtin_games()
+load_plugins(ui=False)
 
 WIDE = "W" * 32  # the widest name Discord allows, in the widest letter
 PLAIN = ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hal"]

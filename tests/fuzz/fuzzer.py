@@ -240,12 +240,6 @@ class FlagonSecrets:
 
 SECRETS: dict[str, Any] = {"farkle": FarkleSecrets, "flagon": FlagonSecrets}
 
-GAME_SETUP: dict[str, list[tuple[str, int]]] = {
-    # (options, AI seats) per game; the fuzzer cycles through them.
-    "farkle": [("max_rounds=2", 1), ("max_rounds=1 item_limit=2", 2)],
-    "ninesons": [("win_points=3", 0), ("win_points=2 first_player=second", 1)],
-    "flagon": [("", 0), ("late_night=on", 1)],
-}
 
 
 def message_text(message: Any) -> str:
@@ -406,7 +400,8 @@ class Fuzzer:
 
     # -- setup ----------------------------------------------------------------------------
     async def open_game(self) -> int:
-        options, ai = GAME_SETUP.get(self.kind, [("", 1)])[self.game_number % len(GAME_SETUP.get(self.kind, [1]))]
+        setups = registry.get(self.kind).fuzz_setups  # (options, AI seats) per game; cycled through
+        options, ai = setups[self.game_number % len(setups)]
         self.game_number += 1
         if self._changed_blocking:
             for setting in BLOCKING_SETTINGS:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from cogs.plugins import load_plugins
 from engine.farkle import FarkleGame
 from tests.bot.helpers import private_replies
 
@@ -28,7 +29,7 @@ def test_farkle_defender_ping_after_an_earlier_brawl_in_the_same_outcome():
     from engine import Event, registry
     from storage import GameRecord, SeatRecord
 
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     game = registry.get("farkle").new_game(["p1", "p2"], 5, first_player="lobby")
     assert isinstance(game, FarkleGame)
     new_brawl = game.play("p1", "brawl:p2")  # p2 holds an item: they may react first

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from cogs.plugins import load_plugins
 from engine import registry
 from tests.sessions.conftest import ALICE
 
-registry.load_builtin_games()
+load_plugins(ui=False)
 REAL_GAMES = [info.name for info in registry.all_games() if info.name != "tally"]
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from cogs.plugins import load_plugins
 from engine import registry
 from engine.farkle.cards import default_cards
 from sessions import SessionError, cardfiles, parse_options
@@ -25,7 +26,7 @@ from sessions.service import GameService
 from storage import Database
 from tests.sessions.conftest import ALICE, BOB
 
-registry.load_builtin_games()
+load_plugins(ui=False)
 
 GOOD = """
 [[companion]]

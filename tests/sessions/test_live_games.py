@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from cogs.plugins import load_plugins
 from engine import registry
 from sessions import Actor, GameService
 from sessions.live import LiveGames
 from tests.sessions.conftest import ALICE, BOB
 
-registry.load_builtin_games()
+load_plugins(ui=False)
 
 
 class CountingRestore:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import pytest
 
+from cogs.plugins import load_plugins
 from engine import registry
 from sessions import Actor
 from tests.doubles import tally
 from tests.sessions.conftest import ALICE, BOB, CAROL
 
-registry.load_builtin_games()
+load_plugins(ui=False)
 tally.install()
 KINDS = [info.name for info in registry.all_games()]  # the real games and the Tally double
 DAVE = Actor(4, "dave")

@@ -9,14 +9,14 @@ import random
 import pytest
 from openskill.models import PlackettLuce
 
-from engine import registry
+from cogs.plugins import load_plugins
 from sessions.maintenance import ratings_fingerprint
 from sessions.ratings import DISPLAY_ALPHA, DISPLAY_TARGET, display_rating, new_rating, rate_game
 from storage import FinishedGame, SeatRecord, StoredRating
 from tests.sessions.conftest import ALICE, BOB, CAROL
 
 MODEL = PlackettLuce()
-registry.load_builtin_games()
+load_plugins(ui=False)
 
 
 def seats(*specs: tuple[str, int | None, str | None]) -> list[SeatRecord]:

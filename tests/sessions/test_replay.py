@@ -11,12 +11,13 @@ import random
 import pytest
 from PIL import Image
 
+from cogs.plugins import load_plugins
 from engine import registry
 from sessions import SessionError
 from sessions.replay import GIF_MAX_FRAMES, export_text, gif_plies, load_replay, replay_gif
 from tests.sessions.conftest import ALICE, BOB, CAROL
 
-registry.load_builtin_games()
+load_plugins(ui=False)
 
 
 def frames_of(image) -> int:

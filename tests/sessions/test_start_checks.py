@@ -13,11 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cogs.plugins import load_plugins
 from engine import InvalidSetup, OptionSpec, registry
 from sessions import Actor, SessionError
 from tests.sessions.conftest import ALICE
 
-registry.load_builtin_games()
+load_plugins(ui=False)
 GAMES = [info.name for info in registry.all_games()]  # with the test double `tally`
 REAL_GAMES = [name for name in GAMES if name != "tally"]
 _channels = itertools.count(1000)

@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cogs.plugins import load_plugins
 from engine import registry
 from engine.base import OptionSpec
 from engine.values import parse_switch, parse_whole_number
 from sessions import SessionError, parse_options, parse_setting
 
-registry.load_builtin_games()
+load_plugins(ui=False)
 FARKLE = registry.get("farkle")
 MAX_ROUNDS = OptionSpec("max_rounds", 0, "rounds", minimum=0, maximum=1000)
 

@@ -25,6 +25,7 @@ import json
 import time
 from typing import Any
 
+from cogs.plugins import load_plugins
 from cogs.presenter import RECENT_EVENTS
 from engine import registry
 from engine.base import Game
@@ -50,7 +51,7 @@ class Table:
     """One guild channel with alice and bob, the bot process and its database."""
 
     def __init__(self, fake: FakeDiscord, tmp_path: Any) -> None:
-        registry.load_builtin_games()  # the test restores games from the bot's database too
+        load_plugins(ui=False)  # the test restores games from the bot's database too
         self.fake = fake
         guild = fake.create_guild("Tavern")
         self.channel: FakeChannel = guild.create_text_channel("games")

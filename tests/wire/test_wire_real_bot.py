@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from bot import create_bot
+from cogs.plugins import load_plugins
 from engine import registry
 from sessions.settings import GAME_KINDS
 from tests.wire.botproc import BotProcess
@@ -30,7 +31,7 @@ def _custom_ids(message: dict) -> list[str]:
 
 
 async def test_real_bot_game_new_posts_lobby_and_join_is_answered(fake: FakeDiscord, tmp_path: Path) -> None:
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     known = {info.name for info in registry.all_games()}
     kind = next(k for k in GAME_KINDS if k in known)
     guild = fake.create_guild("Tavern")
@@ -76,7 +77,7 @@ async def test_real_bot_process_killed_mid_lobby_restarts_and_answers_join(
 ) -> None:
     """The real bot as its own process (tests/wire/launch_bot, DT_FAKE_DISCORD_URL); kill -9 after
     the lobby is posted; a new process must answer Join on the old lobby from the database."""
-    registry.load_builtin_games()
+    load_plugins(ui=False)
     known = {info.name for info in registry.all_games()}
     kind = next(k for k in GAME_KINDS if k in known)
     guild = fake.create_guild("Tavern")

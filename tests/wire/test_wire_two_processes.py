@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from engine import registry
+from cogs.plugins import load_plugins
 from tests.wire.botproc import BotProcess, components, custom_ids
 from tests.wire.fake_discord import (
     CALLBACK_CHANNEL_MESSAGE,
@@ -48,7 +48,7 @@ class TwoProcessTable(Table):
     the inherited helpers read through ``self.bot``."""
 
     def __init__(self, fake: FakeDiscord, tmp_path: Any, database_url: str) -> None:
-        registry.load_builtin_games()
+        load_plugins(ui=False)
         self.fake = fake
         guild = fake.create_guild("Tavern", shard=(GUILD_SHARD, SHARDS))
         self.channel = guild.create_text_channel("games")

@@ -173,6 +173,6 @@ def draw_flagon_card(face: FlagonFace) -> Canvas:
 
 
 def card_png(card: CardEntry) -> bytes | None:
-    """The picture of a card for ``/game card``, or None for a card with no printed face to draw
-    (Dragon Farkle and Nine Sons cards are text only)."""
+    """The picture of a Dragon & Flagon card for ``/game card`` (render.flagon registers it as
+    the game's card renderer), or None for a card with no printed face to draw."""
     return flagon_card_png(card.face) if card.face is not None else None
