@@ -24,8 +24,8 @@ from engine.base import (
     resolve_options,
 )
 from engine.ninesons import core
-from engine.ninesons.cards import load_cards
-from engine.ninesons.core import CELL_INDEX, CELL_NAMES, MOVE, PLACE, SLOT_CELLS, TAME, Card, Rules, State
+from engine.ninesons.cards import Card, load_cards
+from engine.ninesons.core import CELL_INDEX, CELL_NAMES, MOVE, PLACE, SLOT_CELLS, TAME, Rules, State
 from engine.rng import Rng
 
 COMPARE_DIE = ("hand_top", "dropped_die")
@@ -396,8 +396,11 @@ class NineSonsGame(Game):
         why = REASON_TEXT.get(st.reason, st.reason)
         winner = self._name(st.winner) if st.winner is not None and st.winner >= 0 else "?"
         loser = self._name(st.winner ^ 1) if st.winner is not None and st.winner >= 0 else "?"
-        return why.replace("{winner}", winner).replace("{loser}", loser).replace(
-            "{win_points}", str(self.rules.win_points))
+        return (
+            why.replace("{winner}", winner)
+            .replace("{loser}", loser)
+            .replace("{win_points}", str(self.rules.win_points))
+        )
 
     def _tally(self) -> str:
         st = self.st
@@ -589,7 +592,9 @@ class NineSonsGame(Game):
             for p in (0, 1)
         )
         why = self._why()
-        reason = f"{why[0].upper()}{why[1:]}{' (a draw)' if st.winner == -1 else ''}. {self._tie_break()}{tamed}."
+        reason = (
+            f"{why[0].upper()}{why[1:]}{' (a draw)' if st.winner == -1 else ''}. {self._tie_break()}{tamed}."
+        )
         return Result(scores=scores, ranking=ranking, reason=reason)
 
     def _tie_break(self) -> str:
