@@ -48,14 +48,30 @@ def _dice(dice: list[int] | None) -> str:
 
 def render_text(view: dict[str, Any], names: dict[str, str]) -> str:
     """A compact status block (code block plus a few short lines), <= 1800 characters."""
-    lines: list[str] = []
     over = view["phase"] == "over"
     cur = None if over else view["current"]  # nobody is "to play" on a finished board
     shown_round = min(view["round"], view["max_rounds"]) if view.get("max_rounds") else view["round"]
     title = f"DRAGON FARKLE · round {shown_round}"  # the counter passes the limit as the game ends
     if view.get("max_rounds"):
         title += f"/{view['max_rounds']}"
-    lines.append(title)
+    table = [title, *_army_lines(view, names, cur), f"(* = {view['keep_min_army']:,}+: may fight the dragon)"]
+    below = ["", *(_ending_lines(view, names) if over else _turn_lines(view, names, cur))]
+    # the army table keeps its columns; the lines under it wrap to a phone's width
+    wrapped = table + [part for line in below for part in wrap_code(line, CODE_WIDTH)]
+    body = "\n".join(wrapped)
+    extra = ""
+    if view.get("my_items") is not None:
+        mine = [i["name"] for i in view["my_items"]] + [
+            f"{i['name']} (new)" for i in view.get("my_pending", [])
+        ]
+        extra = "\nYour Magic Items: " + (", ".join(mine) if mine else "none")
+    text = f"```\n{body}\n```{extra}"
+    return text if len(text) <= 1800 else text[:1796] + "…```"
+
+
+def _army_lines(view: dict[str, Any], names: dict[str, str], cur: str | None) -> list[str]:
+    """Two lines a player: the mark of the one to play, name, army, Magic Item counts; Companion."""
+    lines = []
     for pid in view["players"]:
         mark = ">" if pid == cur else " "
         army = view["armies"][pid]
@@ -73,55 +89,47 @@ def render_text(view: dict[str, Any], names: dict[str, str]) -> str:
         name = _name(names, pid)
         lines.append(f"{mark}{with_score(name, ' ' * (11 - len(name)) + f'{army:>6,}{keep}')} {item_txt}")
         lines.append(f"   {view['companions'][pid]['name']}")
-    lines.append(f"(* = {view['keep_min_army']:,}+: may fight the dragon)")
-    table = len(lines)
-    lines.append("")
-    if view["phase"] == "over":
-        if view.get("winner"):
-            lines.append(f"{_name(names, view['winner'])} slew the dragon!")
-        else:
-            lines.append(f"Game over: {fill_names(view.get('end_reason') or '', names)}")
-    else:
-        act = ACTION_LABEL.get(view["action"] or "", "")
-        turn = f"Turn: {_name(names, cur)}"
-        if act:
-            turn += f" · {act}"
-        if view["action"] == "brawl" and view.get("defender"):
-            turn += f" vs {_name(names, view['defender'])}"
-        lines.append(turn)
-        if view["action"] == "brawl" and view.get("attack_score") is not None:
-            lines.append(f"Attack score: {view['attack_score']:,}")
-        if view.get("roll") is not None:
-            who = _name(names, view["actor"])
-            what = "Roll" if view["phase"] == "roll" else "Left"
-            lines.append(
-                f"{what} ({who}): {_dice(view['roll'])}  Event: {EVENT_LABEL.get(view['event'], '-')}"
-            )
-        if view["action"] is not None:
-            lines.append(f"Set aside: {_dice(view['set_aside'])}")
-            if view["action"] != "battle":
-                label = "Turn total" if view["action"] == "recruit" else "Brawl score"
-                lines.append(f"{label}: {view['turn_total']:,}")
-        if view.get("battle"):
-            dmg, hp = view["battle"]["damage"], view["battle"]["hp"]
-            lines.append(f"Dragon: {'X' * dmg}{'o' * max(0, hp - dmg)} ({dmg}/{hp} damage)")
-            lines.append(f"{hp - dmg} more damage this turn slays it; a Farkle heals it")
-        waiting = ", ".join(_name(names, p) for p in view["to_act"])
-        hint = PHASE_HINT.get(view["phase"], "")
-        if view["action"] == "battle" and view["phase"] == "roll":
-            hint = "resolve the roll"  # what the board's button says (the dice are not set aside)
-        if waiting:
-            lines.append(f"Waiting for {waiting}: {hint}")
-    wrapped = lines[:table] + [part for line in lines[table:] for part in wrap_code(line, CODE_WIDTH)]
-    body = "\n".join(wrapped)
-    extra = ""
-    if view.get("my_items") is not None:
-        mine = [i["name"] for i in view["my_items"]] + [
-            f"{i['name']} (new)" for i in view.get("my_pending", [])
-        ]
-        extra = "\nYour Magic Items: " + (", ".join(mine) if mine else "none")
-    text = f"```\n{body}\n```{extra}"
-    return text if len(text) <= 1800 else text[:1796] + "…```"
+    return lines
+
+
+def _ending_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
+    if view.get("winner"):
+        return [f"{_name(names, view['winner'])} slew the dragon!"]
+    return [f"Game over: {fill_names(view.get('end_reason') or '', names)}"]
+
+
+def _turn_lines(view: dict[str, Any], names: dict[str, str], cur: str | None) -> list[str]:
+    """Whose turn and what they do, the dice, the turn's score, the dragon, who is awaited."""
+    lines = []
+    act = ACTION_LABEL.get(view["action"] or "", "")
+    turn = f"Turn: {_name(names, cur)}"
+    if act:
+        turn += f" · {act}"
+    if view["action"] == "brawl" and view.get("defender"):
+        turn += f" vs {_name(names, view['defender'])}"
+    lines.append(turn)
+    if view["action"] == "brawl" and view.get("attack_score") is not None:
+        lines.append(f"Attack score: {view['attack_score']:,}")
+    if view.get("roll") is not None:
+        who = _name(names, view["actor"])
+        what = "Roll" if view["phase"] == "roll" else "Left"
+        lines.append(f"{what} ({who}): {_dice(view['roll'])}  Event: {EVENT_LABEL.get(view['event'], '-')}")
+    if view["action"] is not None:
+        lines.append(f"Set aside: {_dice(view['set_aside'])}")
+        if view["action"] != "battle":
+            label = "Turn total" if view["action"] == "recruit" else "Brawl score"
+            lines.append(f"{label}: {view['turn_total']:,}")
+    if view.get("battle"):
+        dmg, hp = view["battle"]["damage"], view["battle"]["hp"]
+        lines.append(f"Dragon: {'X' * dmg}{'o' * max(0, hp - dmg)} ({dmg}/{hp} damage)")
+        lines.append(f"{hp - dmg} more damage this turn slays it; a Farkle heals it")
+    waiting = ", ".join(_name(names, p) for p in view["to_act"])
+    hint = PHASE_HINT.get(view["phase"], "")
+    if view["action"] == "battle" and view["phase"] == "roll":
+        hint = "resolve the roll"  # what the board's button says (the dice are not set aside)
+    if waiting:
+        lines.append(f"Waiting for {waiting}: {hint}")
+    return lines
 
 
 # -- PNG -------------------------------------------------------------------------------------
@@ -278,7 +286,9 @@ def _dice_rows(c: Canvas, view: dict[str, Any], y: int) -> None:
     c.text((ASIDE_X, y), "set aside", font(SMALL), MUTED)
     for k, v in enumerate(aside[:12]):
         col, line = k % 6, k // 6
-        c.image.paste(_die_tile(v, ASIDE, DIE_ASIDE), (ASIDE_X + col * (ASIDE + 4), y + 20 + line * (ASIDE + 4)))
+        c.image.paste(
+            _die_tile(v, ASIDE, DIE_ASIDE), (ASIDE_X + col * (ASIDE + 4), y + 20 + line * (ASIDE + 4))
+        )
 
 
 def _status(c: Canvas, view: dict[str, Any], names: dict[str, str], y: int) -> None:
@@ -344,8 +354,13 @@ def _battle(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
         c.text((x0, y), names.get(pid, pid), font(SMALL), MUTED, width=x1 - x0 - 80)
         c.text((x1, y), f"{view['armies'][pid]:,}", font(SMALL), MUTED, anchor="ra")
         y += 21
-    c.text((20, BOTTOM - 48), "Scoring dice cost soldiers; a Farkle (nothing scores) heals the dragon.",
-           font(SMALL), MUTED, width=W - 40)
+    c.text(
+        (20, BOTTOM - 48),
+        "Scoring dice cost soldiers; a Farkle (nothing scores) heals the dragon.",
+        font(SMALL),
+        MUTED,
+        width=W - 40,
+    )
     _dice_rows(c, view, SPLIT + 10)
     _status(c, view, names, BOTTOM - 10)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import textwrap
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -59,6 +60,13 @@ def _squares(view: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]]:
     def at(name: str) -> dict[str, Any]:
         return cells.setdefault(_xy(name), {})
 
+    _place_furniture(view, at)
+    _place_pieces(view, at)
+    return cells
+
+
+def _place_furniture(view: dict[str, Any], at: Callable[[str], dict[str, Any]]) -> None:
+    """The room: tables, rugs and start squares, then the chairs, mugs and barrels on the floor."""
     for t in view["tables"]:
         for q in t["squares"]:
             at(q)["table"] = t["id"]
@@ -73,19 +81,21 @@ def _squares(view: dict[str, Any]) -> dict[tuple[int, int], dict[str, Any]]:
         at(q)["mugs"] = n
     for q in view["barrels"]:
         at(q)["barrel"] = True
+
+
+def _place_pieces(view: dict[str, Any], at: Callable[[str], dict[str, Any]]) -> None:
+    """What moves: the prizes nobody holds, the familiar, the barrage, the characters."""
     for prize, where in view["prizes"].items():
         if where["at"] and not where["held_by"]:
             at(where["at"]).setdefault("prizes", []).append(prize)
     if view.get("familiar"):
         at(view["familiar"]["at"])["familiar"] = view["familiar"].get("facing", "N")
-    if view.get("barrage"):
-        b = view["barrage"]
-        if b.get("at"):
-            at(b["at"])["barrage"] = True
+    barrage = view.get("barrage")
+    if barrage and barrage.get("at"):
+        at(barrage["at"])["barrage"] = True
     for c in view["characters"]:
         if c["pos"]:
             at(c["pos"])["char"] = c
-    return cells
 
 
 def _xy(name: str) -> tuple[int, int]:
@@ -228,10 +238,14 @@ def tie_break_text(view: dict[str, Any], names: dict[str, str]) -> str | None:
     (t1, _), (t2, _) = best(first), best(second)
     label = f"Team {first}" if teams else names.get(first, first)
     if t1 < t2:
-        return (f"Tie on {scores[first]} reputation: {label} wins the tie-break, with a time token "
-                f"further back on the track (space {t1} vs {t2}).")
-    return (f"Tie on {scores[first]} reputation: {label} wins the tie-break — tokens on the same "
-            f"space {t1}, theirs lower in the stack.")
+        return (
+            f"Tie on {scores[first]} reputation: {label} wins the tie-break, with a time token "
+            f"further back on the track (space {t1} vs {t2})."
+        )
+    return (
+        f"Tie on {scores[first]} reputation: {label} wins the tie-break — tokens on the same "
+        f"space {t1}, theirs lower in the stack."
+    )
 
 
 def _final_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
@@ -257,12 +271,18 @@ def _private_lines(view: dict[str, Any]) -> list[str]:
         return []
     lines = ["Your characters (only you see this):"]
     for cid, mine in me["characters"].items():
-        slots = " ".join(f"{SLOT_NAMES[i]}:{_card(k) if k != '?' else '?'}" for i, k in enumerate(mine["slots"]))
+        slots = " ".join(
+            f"{SLOT_NAMES[i]}:{_card(k) if k != '?' else '?'}" for i, k in enumerate(mine["slots"])
+        )
         lines.append(f" {_cname(cid)}: {slots or 'no card planned'}")
         if view.get("late_night") and mine["slots"]:
             lines.append("  (Late Night: placed cards stay face down)")
-        lines += textwrap.wrap("deck: " + ", ".join(_card(k) for k in mine["deck"]), WRAP,
-                               initial_indent="  ", subsequent_indent="    ")
+        lines += textwrap.wrap(
+            "deck: " + ", ".join(_card(k) for k in mine["deck"]),
+            WRAP,
+            initial_indent="  ",
+            subsequent_indent="    ",
+        )
     return lines
 
 
@@ -283,19 +303,25 @@ def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fe
         extra = _status_text(c)
         mark = "*" if c["id"] in view["planning"] else " "
         where = c["pos"] or "--"
-        lines.append(f"{mark}{letter} {c['name'][:13]:<13} {c['rep']:>3}rep t{c['token']:<2}{where:>4} "
-                     f"{_owner(view, names, c['owner'])[:10]}")
+        lines.append(
+            f"{mark}{letter} {c['name'][:13]:<13} {c['rep']:>3}rep t{c['token']:<2}{where:>4} "
+            f"{_owner(view, names, c['owner'])[:10]}"
+        )
         if extra:
             lines.append(f"    {extra}"[:60])
         gaia = gaia_text(c)
         if gaia:
             lines += wrap_code(f"    {gaia}", CODE_WIDTH, indent="      ")
     track = view["time"]
-    stacks = " ".join(f"{sp}:{''.join(LETTER.get(c, '?') for c in cs)}"
-                      for sp, cs in sorted(track["stacks"].items(), key=lambda kv: int(kv[0])))
+    stacks = " ".join(
+        f"{sp}:{''.join(LETTER.get(c, '?') for c in cs)}"
+        for sp, cs in sorted(track["stacks"].items(), key=lambda kv: int(kv[0]))
+    )
     if stacks:
         lines += textwrap.wrap(f"Track (bottom→top) {stacks}", WRAP, subsequent_indent="  ")
-    ends = " ".join(f"{t['space']}{'G' if t['guard'] else '-' if t['revealed'] else '?'}" for t in track["game_end"])
+    ends = " ".join(
+        f"{t['space']}{'G' if t['guard'] else '-' if t['revealed'] else '?'}" for t in track["game_end"]
+    )
     lines.append(f"Game End {ends}")
     # Prose lines are wrapped to a phone's code-block width; the grid above is 36 wide.
     for line in _score_lines(view, names) + _phase_lines(view, names) + _final_lines(view, names):
@@ -361,8 +387,13 @@ def _geometry(view: dict[str, Any]) -> tuple[int, int, int]:
 
 
 @lru_cache(maxsize=32)
-def _background(w: int, h: int, tables: tuple[tuple[str, ...], ...], rugs: tuple[tuple[str, ...], ...],
-                starts: tuple[str, ...]) -> tuple[Image.Image, tuple[TextBox, ...]]:
+def _background(
+    w: int,
+    h: int,
+    tables: tuple[tuple[str, ...], ...],
+    rugs: tuple[tuple[str, ...], ...],
+    starts: tuple[str, ...],
+) -> tuple[Image.Image, tuple[TextBox, ...]]:
     """The parts that rarely change (floor, rugs, tables, start squares, ring, labels), cached
     with the boxes of their texts."""
     cv = Canvas(Image.new("RGB", (SIDE, SIDE), BG))
@@ -377,8 +408,10 @@ def _background(w: int, h: int, tables: tuple[tuple[str, ...], ...], rugs: tuple
         d.line((ox, oy + y * cell, ox + w * cell, oy + y * cell), fill=FLOOR_LINE)
     for q in starts:
         x, y = _xy(q)
-        d.rectangle((ox + x * cell + 2, oy + y * cell + 2, ox + (x + 1) * cell - 2, oy + (y + 1) * cell - 2),
-                    fill=START)
+        d.rectangle(
+            (ox + x * cell + 2, oy + y * cell + 2, ox + (x + 1) * cell - 2, oy + (y + 1) * cell - 2),
+            fill=START,
+        )
     for squares in rugs:
         xs = [_xy(q) for q in squares]
         x0, y0 = min(p[0] for p in xs), min(p[1] for p in xs)
@@ -390,8 +423,13 @@ def _background(w: int, h: int, tables: tuple[tuple[str, ...], ...], rugs: tuple
         xs = [_xy(q) for q in squares]
         x0, y0 = min(p[0] for p in xs), min(p[1] for p in xs)
         x1, y1 = max(p[0] for p in xs) + 1, max(p[1] for p in xs) + 1
-        d.rounded_rectangle((ox + x0 * cell + 4, oy + y0 * cell + 4, ox + x1 * cell - 4, oy + y1 * cell - 4),
-                            radius=8, fill=TABLE, outline=TABLE_EDGE, width=3)
+        d.rounded_rectangle(
+            (ox + x0 * cell + 4, oy + y0 * cell + 4, ox + x1 * cell - 4, oy + y1 * cell - 4),
+            radius=8,
+            fill=TABLE,
+            outline=TABLE_EDGE,
+            width=3,
+        )
     label = font(SMALL, True)
     for x in range(w):
         letter = chr(ord("a") + x)
@@ -425,8 +463,16 @@ def _draw_chair(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
 
 
 def _draw_flagon(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
-    d.polygon([(cx - s * 0.6, cy - s * 0.7), (cx + s * 0.6, cy - s * 0.7), (cx + s * 0.35, cy + s * 0.1),
-               (cx - s * 0.35, cy + s * 0.1)], fill=GOLD, outline=INK)
+    d.polygon(
+        [
+            (cx - s * 0.6, cy - s * 0.7),
+            (cx + s * 0.6, cy - s * 0.7),
+            (cx + s * 0.35, cy + s * 0.1),
+            (cx - s * 0.35, cy + s * 0.1),
+        ],
+        fill=GOLD,
+        outline=INK,
+    )
     d.rectangle((cx - s * 0.1, cy + s * 0.1, cx + s * 0.1, cy + s * 0.55), fill=GOLD, outline=INK)
     d.rectangle((cx - s * 0.45, cy + s * 0.55, cx + s * 0.45, cy + s * 0.75), fill=GOLD, outline=INK)
 
@@ -434,7 +480,9 @@ def _draw_flagon(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None
 def _draw_cookies(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float) -> None:
     d.ellipse((cx - s * 0.8, cy - s * 0.5, cx + s * 0.8, cy + s * 0.5), fill=(240, 240, 240), outline=INK)
     for dx in (-0.35, 0.0, 0.35):
-        d.ellipse((cx + dx * s - s * 0.2, cy - s * 0.2, cx + dx * s + s * 0.2, cy + s * 0.2), fill=(180, 120, 60))
+        d.ellipse(
+            (cx + dx * s - s * 0.2, cy - s * 0.2, cx + dx * s + s * 0.2, cy + s * 0.2), fill=(180, 120, 60)
+        )
 
 
 def _draw_item(d: ImageDraw.ImageDraw, item: str, cx: float, cy: float, s: float) -> None:
@@ -463,16 +511,26 @@ def _draw_character(cv: Canvas, c: dict[str, Any], cx: float, cy: float, cell: i
     base2 = (cx + fx * r * 0.6 - side[0] * r * 0.7, cy + fy * r * 0.6 - side[1] * r * 0.7)
     d.polygon([tip, base1, base2], fill=colour, outline=LIGHT)
     if c["prone"]:
-        d.ellipse((cx - r * 1.1, cy - r * 0.7, cx + r * 1.1, cy + r * 0.7), fill=(200, 200, 200), outline=colour,
-                  width=4)
-        cv.text((cx, cy), LETTER.get(c["id"], "?"), font(max(SMALL, int(cell * 0.4)), True), colour, anchor="mm")
+        d.ellipse(
+            (cx - r * 1.1, cy - r * 0.7, cx + r * 1.1, cy + r * 0.7),
+            fill=(200, 200, 200),
+            outline=colour,
+            width=4,
+        )
+        cv.text(
+            (cx, cy), LETTER.get(c["id"], "?"), font(max(SMALL, int(cell * 0.4)), True), colour, anchor="mm"
+        )
         cv.text((cx + r * 1.15, cy - r * 1.1), "z", font(SMALL, True), INK, anchor="mm")
     else:
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=LIGHT, width=2)
-        cv.text((cx, cy), LETTER.get(c["id"], "?"), font(max(SMALL, int(cell * 0.42)), True), LIGHT, anchor="mm")
+        cv.text(
+            (cx, cy), LETTER.get(c["id"], "?"), font(max(SMALL, int(cell * 0.42)), True), LIGHT, anchor="mm"
+        )
     if c["held"]:
         hx, hy = cx + r * 0.95, cy + r * 0.95
-        d.ellipse((hx - cell * 0.2, hy - cell * 0.2, hx + cell * 0.2, hy + cell * 0.2), fill=LIGHT, outline=INK)
+        d.ellipse(
+            (hx - cell * 0.2, hy - cell * 0.2, hx + cell * 0.2, hy + cell * 0.2), fill=LIGHT, outline=INK
+        )
         _draw_item(d, c["held"], hx, hy, cell * 0.14)
 
 
@@ -480,7 +538,13 @@ def _token(cv: Canvas, cid: str, x: float, y: float, size: int, *, letter: bool 
     """A character's round token in its colour, with its letter when it is large enough to read."""
     cv.draw.ellipse((x, y, x + size, y + size), fill=COLOUR.get(cid, (90, 90, 90)), outline=LIGHT, width=2)
     if letter:
-        cv.text((x + size / 2, y + size / 2), LETTER.get(cid, "?"), font(int(size * 0.6), True), LIGHT, anchor="mm")
+        cv.text(
+            (x + size / 2, y + size / 2),
+            LETTER.get(cid, "?"),
+            font(int(size * 0.6), True),
+            LIGHT,
+            anchor="mm",
+        )
 
 
 def _draw_track(cv: Canvas, view: dict[str, Any]) -> None:
@@ -512,7 +576,9 @@ def _draw_track(cv: Canvas, view: dict[str, Any]) -> None:
         k = status_count.get(st["space"], 0)
         status_count[st["space"]] = k + 1
         tx, ty = x + 3 + k * 14, y + SP - 15
-        d.rectangle((tx, ty, tx + 12, ty + 12), fill=COLOUR.get(st["char"], (90, 90, 90)), outline=GOLD, width=2)
+        d.rectangle(
+            (tx, ty, tx + 12, ty + 12), fill=COLOUR.get(st["char"], (90, 90, 90)), outline=GOLD, width=2
+        )
     # Time tokens, bottom -> top: filled from the bottom-left, left to right, then the row above,
     # so the reading order is the stack order (two rows of four fit under the space's number).
     # Discs in the characters' colours without letters: a letter readable on a phone would not
@@ -595,8 +661,13 @@ def draw(view: dict[str, Any], names: dict[str, str] | None = None) -> Canvas:
     """The board as a Canvas (the picture and where each text went)."""
     names = names or {}
     w, h = view["grid"]["width"], view["grid"]["height"]
-    base, base_texts = _background(w, h, tuple(tuple(t["squares"]) for t in view["tables"]),
-                                   tuple(tuple(r["squares"]) for r in view["rugs"]), tuple(view["start_squares"]))
+    base, base_texts = _background(
+        w,
+        h,
+        tuple(tuple(t["squares"]) for t in view["tables"]),
+        tuple(tuple(r["squares"]) for r in view["rugs"]),
+        tuple(view["start_squares"]),
+    )
     cv = Canvas(Image.new("RGB", (SIDE, SIDE + _panel_height(view)), BG), list(base_texts))
     cv.image.paste(base, (0, 0))
     d = cv.draw
@@ -606,18 +677,29 @@ def draw(view: dict[str, Any], names: dict[str, str] | None = None) -> Canvas:
     for (x, y), content in cells.items():
         cx, cy = _centre(cell, ox, oy, x, y)
         if content.get("barrel"):
-            d.ellipse((cx - cell * 0.38, cy - cell * 0.38, cx + cell * 0.38, cy + cell * 0.38), fill=(140, 90, 40),
-                      outline=INK, width=2)
-            d.ellipse((cx - cell * 0.22, cy - cell * 0.22, cx + cell * 0.22, cy + cell * 0.22), outline=(60, 35, 15),
-                      width=2)
+            d.ellipse(
+                (cx - cell * 0.38, cy - cell * 0.38, cx + cell * 0.38, cy + cell * 0.38),
+                fill=(140, 90, 40),
+                outline=INK,
+                width=2,
+            )
+            d.ellipse(
+                (cx - cell * 0.22, cy - cell * 0.22, cx + cell * 0.22, cy + cell * 0.22),
+                outline=(60, 35, 15),
+                width=2,
+            )
         if content.get("chairs"):
             _draw_chair(d, cx - cell * 0.22, cy - cell * 0.12, s)
             if content["chairs"] > 1:
-                cv.text((cx - cell * 0.3, cy + cell * 0.3), f"×{content['chairs']}", font(SMALL), INK, anchor="mm")
+                cv.text(
+                    (cx - cell * 0.3, cy + cell * 0.3), f"×{content['chairs']}", font(SMALL), INK, anchor="mm"
+                )
         if content.get("mugs"):
             _draw_mug(d, cx + cell * 0.2, cy + cell * 0.18, s * 0.9)
             if content["mugs"] > 1:
-                cv.text((cx + cell * 0.3, cy - cell * 0.32), f"×{content['mugs']}", font(SMALL), INK, anchor="mm")
+                cv.text(
+                    (cx + cell * 0.3, cy - cell * 0.32), f"×{content['mugs']}", font(SMALL), INK, anchor="mm"
+                )
         for prize in content.get("prizes", []):
             if prize == "flagon":
                 _draw_flagon(d, cx, cy, cell * 0.3)
@@ -625,7 +707,9 @@ def draw(view: dict[str, Any], names: dict[str, str] | None = None) -> Canvas:
                 _draw_cookies(d, cx, cy + cell * 0.1, cell * 0.3)
         if "familiar" in content:
             r = cell * 0.3
-            d.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=(170, 120, 230), outline=INK)
+            d.polygon(
+                [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=(170, 120, 230), outline=INK
+            )
             cv.text((cx, cy), "f", font(SMALL, True), INK, anchor="mm")
         if content.get("barrage"):
             r = cell * 0.42
@@ -646,10 +730,38 @@ def render_image(view: dict[str, Any], names: dict[str, str] | None = None) -> I
 
 
 # Colours drawn outside the sample board below (ninth character, tiles, markers, item shades).
-_SWATCHES = [*COLOUR.values(), BG, FLOOR, FLOOR_LINE, RUG, RUG_EDGE, TABLE, TABLE_EDGE, START, TRACK, TRACK_EDGE,
-             INK, LIGHT, GOLD, (200, 30, 30), (60, 60, 80), (200, 200, 200), (170, 120, 230), (220, 30, 30),
-             (250, 200, 60), (255, 250, 235), (160, 110, 60), (140, 90, 40), (60, 35, 15), (240, 240, 240),
-             (180, 120, 60), (200, 230, 255), (220, 210, 190), (110, 95, 80), (120, 100, 80)]
+_SWATCHES = [
+    *COLOUR.values(),
+    BG,
+    FLOOR,
+    FLOOR_LINE,
+    RUG,
+    RUG_EDGE,
+    TABLE,
+    TABLE_EDGE,
+    START,
+    TRACK,
+    TRACK_EDGE,
+    INK,
+    LIGHT,
+    GOLD,
+    (200, 30, 30),
+    (60, 60, 80),
+    (200, 200, 200),
+    (170, 120, 230),
+    (220, 30, 30),
+    (250, 200, 60),
+    (255, 250, 235),
+    (160, 110, 60),
+    (140, 90, 40),
+    (60, 35, 15),
+    (240, 240, 240),
+    (180, 120, 60),
+    (200, 230, 255),
+    (220, 210, 190),
+    (110, 95, 80),
+    (120, 100, 80),
+]
 
 
 @lru_cache(maxsize=1)
