@@ -43,6 +43,7 @@ from render.flagon.style import (
     TRACK_EDGE,
 )
 from render.flagon.text import COLOUR, gaia_text, phase_lines, square_xy, things_by_square
+from render.text import ordinal
 
 
 def _geometry(view: dict[str, Any]) -> tuple[int, int, int]:
@@ -169,7 +170,7 @@ def _draw_panel(cv: Canvas, view: dict[str, Any], names: dict[str, str], top: in
         rep = cv.text((SIDE - 12, y + 1), f"{c['rep']}", fb, GOLD, anchor="ra")
         cv.text((48, y + 1), c["name"], fb, LIGHT, width=200)
         cv.text((260, y + 1), f"{owner}{team}", f, (220, 210, 190), width=rep[0] - 260 - 12)
-        state = [f"time {c['token']} · {_ordinal(c['stack'] + 1)} in stack"]
+        state = [f"time {c['token']} · {ordinal(c['stack'] + 1)} in stack"]
         if c["prone"]:
             state.append("prone")
         if c["held"]:
@@ -202,10 +203,6 @@ def _draw_panel(cv: Canvas, view: dict[str, Any], names: dict[str, str], top: in
     status = _status_line(view, short)
     if status:
         cv.text((10, y), status, f, GOLD, width=SIDE - 20)
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
 
 
 def _status_line(view: dict[str, Any], names: dict[str, str]) -> str:
