@@ -154,7 +154,7 @@ def edited(draw: st.DrawFn, data: Any) -> Any:
     return data
 
 
-EDIT_SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+EDIT_SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @EDIT_SETTINGS
