@@ -27,6 +27,7 @@ from cogs import errors, routing, share
 from cogs.errors import AnnouncementDelayed
 from cogs.flow import actor_of
 from cogs.group import AppCommand, GameGroupCog
+from cogs.ratings_text import history_line, profile_line
 from cogs.rules import game_choices
 from engine import registry
 from render import text
@@ -34,7 +35,7 @@ from render.ratings import rating_chart
 from sessions import SessionError
 from sessions.heavywork import TooBusy
 from sessions.ratings import ai_name
-from storage import HistoryGame, StoredRating
+from storage import StoredRating
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -176,7 +177,7 @@ class Ratings(GameGroupCog):
             rating, rank = found
             total = await service.rated_players(guild_id, kind)
             embed.add_field(name=f"{registry.get(kind).emoji if kind in _games() else ''} {game_title(kind)}",
-                            value=_profile_line(rating, rank, total), inline=False)
+                            value=profile_line(rating, rank, total), inline=False)
             series[_short_title(kind)] = await service.rating_series(guild_id, player, kind, CHART_POINTS)
         title = f"{shown} — rating over time"
         # Optional work: the side lane, never the pool games need (sessions.heavywork). The same
@@ -215,7 +216,7 @@ class Ratings(GameGroupCog):
         name = name or next((s.display_name for g in games for s in g.seats if s.user_id == user_id), "Member")
         where = f" — {game_title(kind)}" if kind else ""
         embed = discord.Embed(title=f"📜 {text.shown_name(name)}'s games{where}", colour=discord.Colour.dark_teal())
-        embed.description = "\n".join(_history_line(g, user_id) for g in games) if games else (
+        embed.description = "\n".join(history_line(g, user_id, game_title(g.kind)) for g in games) if games else (
             "No finished games here yet." if page == 0 else "No more games.")
         embed.set_footer(text=f"Page {page + 1}/{pages} · {total} finished game{'s' if total != 1 else ''}")
         label = f"{user_id}:{kind or '*'}"
@@ -368,45 +369,6 @@ def _numbers(fields: list[str]) -> list[int] | None:
     """The numbers in ``fields``, or None if any is not one the bot writes."""
     values = [routing.number(field) for field in fields]
     return None if None in values else [v for v in values if v is not None]
-
-
-def _profile_line(rating: StoredRating, rank: int, total: int) -> str:
-    share = round(100 * rating.wins / rating.games) if rating.games else 0
-    return (
-        f"**{rating.rating:,.0f}** · #{rank} of {total} · {rating.games} game{'s' if rating.games != 1 else ''}, "
-        f"{rating.wins} won ({share}%), {rating.draws} drawn · {_streak(rating.streak, rating.best_streak)}"
-    )
-
-
-def _streak(streak: int, best: int) -> str:
-    """The current run of wins or losses; beside a run of wins, the best one when it was longer
-    ("2 wins in a row (best 5)"). A run of losses has no "best"."""
-    if streak > 0:
-        now = f"{streak} win{'s' if streak != 1 else ''} in a row"
-        return f"{now} (best {best})" if best > streak else now
-    if streak < 0:
-        return f"{-streak} loss{'es' if streak != -1 else ''} in a row"
-    return "no streak"
-
-
-def _history_line(game: HistoryGame, user_id: int) -> str:
-    seats = sorted(game.seats, key=lambda s: s.position)
-    others = [text.shown_name(s.display_name) for s in seats if s.user_id != user_id]
-    outcome = {"win": "won", "loss": "lost", "draw": "drew", "resigned": "resigned"}.get(game.outcome, game.outcome)
-    count = len(seats)
-    place = f"{_ordinal(game.place)} of {count}" if count > 2 else outcome
-    delta = " · unrated" if game.rating_delta is None else f" · {game.rating_delta:+.0f}"
-    when = f"<t:{int(game.finished_at)}:d>"
-    against = text.fit(", ".join(others), 120)
-    return (
-        f"`#{game.game_id}` {when} **{game_title(game.kind)}** — {place}"
-        f"{f' ({outcome})' if count > 2 else ''}{delta} · vs {against}"
-    )
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 async def setup(bot: DragonTavern) -> None:

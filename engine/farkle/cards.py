@@ -117,56 +117,76 @@ def parse_cards(data: dict[str, Any], where: str = "card file") -> CardSet:
     unknown = set(data) - {"companion", "item"}
     if unknown:
         raise CardFileError(f"{where}: unknown table(s); a card file has only [[companion]] and [[item]]")
-    seen: set[str] = set()
+    seen: set[str] = set()  # card ids across both kinds: an id names one card
     out: dict[str, list[Card]] = {"companion": [], "item": []}
     for kind, effects in (("companion", COMPANION_EFFECTS), ("item", ITEM_EFFECTS)):
         entries = data.get(kind)
         if not isinstance(entries, list) or not entries:
             raise CardFileError(f"{where}: needs at least one [[{kind}]] card")
         for i, raw in enumerate(entries, 1):
-            label = f"{where}: {kind} #{i}"
-            if not isinstance(raw, dict):
-                raise CardFileError(f"{label}: not a table")
-            cid = raw.get("id")
-            if not isinstance(cid, str) or not _ID_RE.match(cid):
-                raise CardFileError(f"{label}: field `id` must be 1-32 characters of a-z, 0-9 or _")
-            label = f"{where}: {kind} `{cid}`"
-            if cid in seen:
-                raise CardFileError(f"{label}: field `id` is used twice")
-            seen.add(cid)
-            extra = set(raw) - set(_FIELDS)
-            if extra:  # not named: a file that is not a card file must not be quoted
-                raise CardFileError(f"{label}: unknown field; the fields are {', '.join(_FIELDS)}")
-            for fld in ("name", "text", "timing", "effect", "source"):
-                if not isinstance(raw.get(fld), str) or not raw[fld].strip():
-                    raise CardFileError(f"{label}: field `{fld}` must be a non-empty string")
-            for fld, default, lo in (("copies", None, 1), ("uses_per_turn", 1, 1), ("value", 0, 0)):
-                v = raw.get(fld, default)
-                if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > 100000:
-                    raise CardFileError(f"{label}: field `{fld}` must be a whole number >= {lo}")
-            if raw["effect"] not in effects:
-                raise CardFileError(f"{label}: field `effect` must be one of {', '.join(sorted(effects))}")
-            if effects[raw["effect"]] and "value" not in raw:
-                raise CardFileError(f"{label}: field `value` is needed by effect `{raw['effect']}`")
-            if raw["timing"] not in TIMINGS:
-                raise CardFileError(f"{label}: field `timing` must be one of {', '.join(sorted(TIMINGS))}")
-            if len(raw["name"]) > 40 or len(raw["text"]) > 300:
-                raise CardFileError(f"{label}: field `name` (<= 40) or `text` (<= 300) is too long")
-            out[kind].append(
-                Card(
-                    id=cid,
-                    kind=kind,
-                    name=raw["name"],
-                    copies=raw["copies"],
-                    text=raw["text"],
-                    timing=raw["timing"],
-                    effect=raw["effect"],
-                    source=raw["source"],
-                    uses_per_turn=raw.get("uses_per_turn", 1),
-                    value=raw.get("value", 0),
-                )
-            )
+            out[kind].append(_parse_card(raw, kind, effects, f"{where}: {kind} #{i}", where, seen))
     return CardSet(tuple(out["companion"]), tuple(out["item"]))
+
+
+def _parse_card(
+    raw: Any, kind: str, effects: dict[str, bool], numbered: str, where: str, seen: set[str]
+) -> Card:
+    """One ``[[companion]]`` or ``[[item]]`` table as a card; ``numbered`` names it in messages
+    until its id is known, and ``seen`` (the ids read so far) gains its id."""
+    if not isinstance(raw, dict):
+        raise CardFileError(f"{numbered}: not a table")
+    cid = raw.get("id")
+    if not isinstance(cid, str) or not _ID_RE.match(cid):
+        raise CardFileError(f"{numbered}: field `id` must be 1-32 characters of a-z, 0-9 or _")
+    label = f"{where}: {kind} `{cid}`"
+    if cid in seen:
+        raise CardFileError(f"{label}: field `id` is used twice")
+    seen.add(cid)
+    _check_card_fields(raw, effects, label)
+    return Card(
+        id=cid,
+        kind=kind,
+        name=raw["name"],
+        copies=raw["copies"],
+        text=raw["text"],
+        timing=raw["timing"],
+        effect=raw["effect"],
+        source=raw["source"],
+        uses_per_turn=raw.get("uses_per_turn", 1),
+        value=raw.get("value", 0),
+    )
+
+
+# numeric field -> (its default when absent, None if required; the least value it may take)
+_NUMBERS: tuple[tuple[str, int | None, int], ...] = (
+    ("copies", None, 1),
+    ("uses_per_turn", 1, 1),
+    ("value", 0, 0),
+)
+_MAX_NUMBER = 100000
+
+
+def _check_card_fields(raw: dict[str, Any], effects: dict[str, bool], label: str) -> None:
+    """Refuse the first field of a card table that is unknown, missing, of the wrong type, out of
+    range, not one of the engine's effects or timings, or too long."""
+    extra = set(raw) - set(_FIELDS)
+    if extra:  # not named: a file that is not a card file must not be quoted
+        raise CardFileError(f"{label}: unknown field; the fields are {', '.join(_FIELDS)}")
+    for fld in ("name", "text", "timing", "effect", "source"):
+        if not isinstance(raw.get(fld), str) or not raw[fld].strip():
+            raise CardFileError(f"{label}: field `{fld}` must be a non-empty string")
+    for fld, default, lo in _NUMBERS:
+        v = raw.get(fld, default)
+        if not isinstance(v, int) or isinstance(v, bool) or v < lo or v > _MAX_NUMBER:
+            raise CardFileError(f"{label}: field `{fld}` must be a whole number >= {lo}")
+    if raw["effect"] not in effects:
+        raise CardFileError(f"{label}: field `effect` must be one of {', '.join(sorted(effects))}")
+    if effects[raw["effect"]] and "value" not in raw:
+        raise CardFileError(f"{label}: field `value` is needed by effect `{raw['effect']}`")
+    if raw["timing"] not in TIMINGS:
+        raise CardFileError(f"{label}: field `timing` must be one of {', '.join(sorted(TIMINGS))}")
+    if len(raw["name"]) > 40 or len(raw["text"]) > 300:
+        raise CardFileError(f"{label}: field `name` (<= 40) or `text` (<= 300) is too long")
 
 
 def load_cards(text: str | bytes, where: str = "card file") -> CardSet:

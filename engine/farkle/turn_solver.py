@@ -131,8 +131,9 @@ def recruit_costs(
     return best, roll
 
 
+# CC 17: h28-ai owns this module this round and splits it; the lead drops the noqa on merging.
 @lru_cache(maxsize=2)
-def battle_outcomes(table: ScoreTable = DEFAULT_TABLE) -> tuple[list[float], list[dict[int, float]]]:
+def battle_outcomes(table: ScoreTable = DEFAULT_TABLE) -> tuple[list[float], list[dict[int, float]]]:  # noqa: C901
     """For every starting army ``x`` (in steps, up to :data:`A_MAX`): P(win the Final Battle) and
     the distribution of the army left after a lost battle (in steps)."""
     faces = [("blank", 4 / 6), ("dragon", 1 / 6), ("rally", 1 / 6)]

@@ -72,12 +72,7 @@ def _rect(kind: str, ident: str, entry: dict[str, Any], w: int, h: int) -> tuple
 
 def parse_layout(raw: dict[str, Any]) -> Layout:
     name = str(raw.get("name", "?"))
-    try:
-        w, h = int(raw["width"]), int(raw["height"])
-    except (KeyError, ValueError):
-        raise LayoutError(f"layout `{name}`: needs width and height") from None
-    if w < 5 or h < 5 or w > 26 or h > 26 or w % 2 == 0 or h % 2 == 0:
-        raise LayoutError(f"layout `{name}`: the grid must be odd-sized between 5 and 25 (one centre square)")
+    w, h = _grid_size(raw, name)
 
     def sq(text: Any, what: str) -> Sq:
         try:
@@ -89,58 +84,20 @@ def parse_layout(raw: dict[str, Any]) -> Layout:
         return s
 
     centre = sq(raw.get("centre", ""), "centre")
-    tables: dict[str, tuple[Sq, ...]] = {}
-    owner: dict[Sq, str] = {}
-    large = small = 0
-    for entry in raw.get("tables", []):
-        ident = str(entry.get("id", len(tables)))
-        if ident in tables:
-            raise LayoutError(f"layout `{name}`: two tables are called `{ident}`")
-        sqs = _rect("table", ident, entry, w, h)
-        xs, ys = {s[0] for s in sqs}, {s[1] for s in sqs}
-        dims = sorted((len(xs), len(ys)))
-        if dims == [2, 3]:
-            large += 1
-        elif dims == [1, 2]:
-            small += 1
-        else:
-            raise LayoutError(f"layout `{name}`: table `{ident}` must be 3x2 (large) or 2x1 (small)")
-        for s in sqs:
-            if s in owner:
-                raise LayoutError(
-                    f"layout `{name}`: tables `{owner[s]}` and `{ident}` overlap at {G.name(s)}"
-                )
-            owner[s] = ident
-        tables[ident] = sqs
-    rugs: dict[str, tuple[Sq, ...]] = {}
-    rug_at: dict[Sq, str] = {}
-    for entry in raw.get("rugs", []):
-        ident = str(entry.get("id", len(rugs)))
-        sqs = _rect("rug", ident, entry, w, h)
-        for s in sqs:
-            if s in rug_at:
-                raise LayoutError(f"layout `{name}`: rugs `{rug_at[s]}` and `{ident}` overlap at {G.name(s)}")
-            rug_at[s] = ident
-        rugs[ident] = sqs
+    tables, large, small = _tables(raw, name, w, h)
+    owner = {s: ident for ident, sqs in tables.items() for s in sqs}  # square -> the table on it
+    rugs = _rugs(raw, name, w, h)
     start = tuple(sq(s, "start square") for s in raw.get("start", []))
-    if len(start) < 8 or len(set(start)) != len(start):
-        raise LayoutError(f"layout `{name}`: needs at least 8 different start squares")
-    for s in start:
-        if s[0] not in (0, w - 1) and s[1] not in (0, h - 1):
-            raise LayoutError(f"layout `{name}`: start square {G.name(s)} is not against a wall")
-        if s in owner:
-            raise LayoutError(f"layout `{name}`: start square {G.name(s)} is under table `{owner[s]}`")
-    if centre in owner:
-        raise LayoutError(f"layout `{name}`: the centre {G.name(centre)} is under table `{owner[centre]}`")
+    _check_start_and_centre(name, start, centre, owner, w, h)
     chairs = tuple(sq(s, "chair") for s in raw.get("chairs", []))
     mugs = tuple(sq(s, "mug") for s in raw.get("mugs", []))
     barrels = tuple(sq(s, "barrel") for s in raw.get("barrels", []))
-    for b in barrels:
-        if b in owner:
-            raise LayoutError(f"layout `{name}`: a barrel at {G.name(b)} would be under table `{owner[b]}`")
-    for c in chairs:
-        if c in owner:
-            raise LayoutError(f"layout `{name}`: a chair at {G.name(c)} would be under table `{owner[c]}`")
+    for what, squares in (("barrel", barrels), ("chair", chairs)):
+        for s in squares:
+            if s in owner:
+                raise LayoutError(
+                    f"layout `{name}`: a {what} at {G.name(s)} would be under table `{owner[s]}`"
+                )
     counts = {
         "large": large,
         "small": small,
@@ -154,6 +111,77 @@ def parse_layout(raw: dict[str, Any]) -> Layout:
             raise LayoutError(f"layout `{name}`: {n} {k} but the box has only {BOX[k]}")
     return Layout(name, str(raw.get("title", name)), str(raw.get("status", "proposed")), w, h, centre, start,
                   tables, rugs, chairs, mugs, barrels)  # fmt: skip
+
+
+def _grid_size(raw: dict[str, Any], name: str) -> tuple[int, int]:
+    """Width and height: odd (so one square is the centre), 5 to 25."""
+    try:
+        w, h = int(raw["width"]), int(raw["height"])
+    except (KeyError, ValueError):
+        raise LayoutError(f"layout `{name}`: needs width and height") from None
+    if w < 5 or h < 5 or w > 26 or h > 26 or w % 2 == 0 or h % 2 == 0:
+        raise LayoutError(f"layout `{name}`: the grid must be odd-sized between 5 and 25 (one centre square)")
+    return w, h
+
+
+# a table's sorted (short side, long side) -> its size in the box
+_TABLE_SIZES: dict[tuple[int, ...], str] = {(2, 3): "large", (1, 2): "small"}
+
+
+def _tables(raw: dict[str, Any], name: str, w: int, h: int) -> tuple[dict[str, tuple[Sq, ...]], int, int]:
+    """The tables by id, and how many are large (3x2) and small (2x1); no two overlap."""
+    tables: dict[str, tuple[Sq, ...]] = {}
+    owner: dict[Sq, str] = {}
+    sizes = {"large": 0, "small": 0}
+    for entry in raw.get("tables", []):
+        ident = str(entry.get("id", len(tables)))
+        if ident in tables:
+            raise LayoutError(f"layout `{name}`: two tables are called `{ident}`")
+        sqs = _rect("table", ident, entry, w, h)
+        xs, ys = {s[0] for s in sqs}, {s[1] for s in sqs}
+        size = _TABLE_SIZES.get(tuple(sorted((len(xs), len(ys)))))
+        if size is None:
+            raise LayoutError(f"layout `{name}`: table `{ident}` must be 3x2 (large) or 2x1 (small)")
+        sizes[size] += 1
+        for s in sqs:
+            if s in owner:
+                raise LayoutError(
+                    f"layout `{name}`: tables `{owner[s]}` and `{ident}` overlap at {G.name(s)}"
+                )
+            owner[s] = ident
+        tables[ident] = sqs
+    return tables, sizes["large"], sizes["small"]
+
+
+def _rugs(raw: dict[str, Any], name: str, w: int, h: int) -> dict[str, tuple[Sq, ...]]:
+    """The rugs by id; no two overlap (a rug may lie under a table)."""
+    rugs: dict[str, tuple[Sq, ...]] = {}
+    rug_at: dict[Sq, str] = {}
+    for entry in raw.get("rugs", []):
+        ident = str(entry.get("id", len(rugs)))
+        sqs = _rect("rug", ident, entry, w, h)
+        for s in sqs:
+            if s in rug_at:
+                raise LayoutError(f"layout `{name}`: rugs `{rug_at[s]}` and `{ident}` overlap at {G.name(s)}")
+            rug_at[s] = ident
+        rugs[ident] = sqs
+    return rugs
+
+
+def _check_start_and_centre(
+    name: str, start: tuple[Sq, ...], centre: Sq, owner: dict[Sq, str], w: int, h: int
+) -> None:
+    """At least 8 different start squares, each against a wall; none of them, nor the centre,
+    under a table."""
+    if len(start) < 8 or len(set(start)) != len(start):
+        raise LayoutError(f"layout `{name}`: needs at least 8 different start squares")
+    for s in start:
+        if s[0] not in (0, w - 1) and s[1] not in (0, h - 1):
+            raise LayoutError(f"layout `{name}`: start square {G.name(s)} is not against a wall")
+        if s in owner:
+            raise LayoutError(f"layout `{name}`: start square {G.name(s)} is under table `{owner[s]}`")
+    if centre in owner:
+        raise LayoutError(f"layout `{name}`: the centre {G.name(centre)} is under table `{owner[centre]}`")
 
 
 @cache

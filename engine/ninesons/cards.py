@@ -4,13 +4,48 @@ inferred / proposed; all point values are reconstructions, see that file)."""
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from engine.ninesons.core import RULES, Card
-
 DATA_FILE = Path(__file__).with_name("data") / "cards.toml"
+
+RULES = ("green", "suanni", "baxia", "chaofeng", "pulao", "yazi", "chiwen")
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    chinese: str
+    colour: str
+    rule: str
+    points: int
+    text: str = ""
+    condition: str = ""  # the taming condition in a few words (cards.toml), for the board
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "chinese": self.chinese,
+            "colour": self.colour,
+            "rule": self.rule,
+            "points": self.points,
+            "text": self.text,
+            "condition": self.condition,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Card:
+        return cls(
+            d["name"],
+            d["chinese"],
+            d["colour"],
+            d["rule"],
+            int(d["points"]),
+            d.get("text", ""),
+            d.get("condition") or condition_of(d["rule"]),
+        )
 
 
 @lru_cache(maxsize=4)
@@ -30,8 +65,15 @@ def load_table(path: str | None = None) -> dict[str, Any]:
 def load_cards(path: str | None = None) -> list[Card]:
     """The nine cards in file order."""
     return [
-        Card(c["name"], c.get("chinese", ""), c["colour"], c["rule"], int(c["points"]), c.get("text", ""),
-             c.get("condition", ""))
+        Card(
+            c["name"],
+            c.get("chinese", ""),
+            c["colour"],
+            c["rule"],
+            int(c["points"]),
+            c.get("text", ""),
+            c.get("condition", ""),
+        )
         for c in load_table(path)["card"]
     ]
 

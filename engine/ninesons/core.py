@@ -16,7 +16,10 @@ Encodings
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.ninesons.cards import Card  # the card table; cards.py imports nothing of this module
 
 PLACE, MOVE, TAME = 0, 1, 2
 
@@ -52,37 +55,6 @@ def ge(a: int, b: int) -> bool:
 
 # GE[a][b] for a, b in 0..6 (index 0 unused)
 GE = [[False] * 7] + [[False] + [ge(a, b) for b in range(1, 7)] for a in range(1, 7)]
-
-RULES = ("green", "suanni", "baxia", "chaofeng", "pulao", "yazi", "chiwen")
-
-
-@dataclass(frozen=True)
-class Card:
-    name: str
-    chinese: str
-    colour: str
-    rule: str
-    points: int
-    text: str = ""
-    condition: str = ""  # the taming condition in a few words (cards.toml), for the board
-
-    def to_dict(self) -> dict:
-        return {
-            "name": self.name,
-            "chinese": self.chinese,
-            "colour": self.colour,
-            "rule": self.rule,
-            "points": self.points,
-            "text": self.text,
-            "condition": self.condition,
-        }
-
-    @classmethod
-    def from_dict(cls, d: dict) -> Card:
-        from engine.ninesons.cards import condition_of  # cards imports this module
-
-        return cls(d["name"], d["chinese"], d["colour"], d["rule"], int(d["points"]), d.get("text", ""),
-                   d.get("condition") or condition_of(d["rule"]))
 
 
 class Rules:
@@ -196,9 +168,7 @@ def gen_moves(st: State, p: int) -> list[tuple]:
     """All legal stack moves of player ``p`` as ``(MOVE, path)`` (§4.2)."""
     cells = st.cells
     slots = st.slots
-    compare_top = st.rules.compare_top
-    out: list[tuple] = []
-    # which cells can be entered at all, and their top value (0 = empty)
+    # which cells can be entered at all (on a card, under three dice), and their top value (0 = empty)
     open_ = [False] * 12
     top = [0] * 12
     for i in range(12):
@@ -208,40 +178,41 @@ def gen_moves(st: State, p: int) -> list[tuple]:
             if n < 3:
                 open_[i] = True
                 top[i] = c[-1] & 7 if n else 0
+    return _stack_moves(st, p, open_, top)
+
+
+def _stack_moves(st: State, p: int, open_: list[bool], top: list[int]) -> list[tuple]:
+    """Every path of every stack ``p`` tops: a die left on each cell stepped on, no cell twice,
+    each die entering only onto a top it beats. Hot (the AI's search calls it at every node),
+    so the three steps stay unrolled loops."""
+    cells = st.cells
+    compare_top = st.rules.compare_top
+    out: list[tuple] = []
     for s in range(12):
         hand = cells[s]
         n = len(hand)
         if not n or (hand[-1] >> 3) != p:
             continue
-        if compare_top:
+        if compare_top:  # the value each step compares with the top die where it enters
             c1 = c2 = c3 = hand[-1] & 7
         else:
             c1 = hand[0] & 7
             c2 = hand[1] & 7 if n > 1 else 0
             c3 = hand[2] & 7 if n > 2 else 0
         for t1 in ADJ[s]:
-            if not open_[t1]:
-                continue
-            tv = top[t1]
-            if tv and not GE[c1][tv]:
+            if not open_[t1] or ((tv := top[t1]) and not GE[c1][tv]):
                 continue
             if n == 1:
                 out.append((MOVE, (s, t1)))
                 continue
             for t2 in ADJ[t1]:
-                if t2 == s or not open_[t2]:
-                    continue
-                tv = top[t2]
-                if tv and not GE[c2][tv]:
+                if t2 == s or not open_[t2] or ((tv := top[t2]) and not GE[c2][tv]):
                     continue
                 if n == 2:
                     out.append((MOVE, (s, t1, t2)))
                     continue
                 for t3 in ADJ[t2]:
-                    if t3 in (s, t1) or not open_[t3]:
-                        continue
-                    tv = top[t3]
-                    if tv and not GE[c3][tv]:
+                    if t3 in (s, t1) or not open_[t3] or ((tv := top[t3]) and not GE[c3][tv]):
                         continue
                     out.append((MOVE, (s, t1, t2, t3)))
     return out

@@ -24,52 +24,22 @@ from engine.base import (
     resolve_options,
 )
 from engine.ninesons import core
-from engine.ninesons.cards import load_cards
-from engine.ninesons.core import CELL_INDEX, CELL_NAMES, MOVE, PLACE, SLOT_CELLS, TAME, Card, Rules, State
+from engine.ninesons.cards import Card, load_cards
+from engine.ninesons.core import CELL_NAMES, MOVE, PLACE, SLOT_CELLS, Rules, State
+from engine.ninesons.ending import result_reason, result_text, seat_placeholder, tame_text
+from engine.ninesons.notation import (
+    action_to_str,
+    describe,
+    exact_legal_action,
+    explain_illegal,
+    normalise,
+    origin_of,
+)
+from engine.ninesons.positions import json_copy, restore_state, set_up_position, state_to_dict
 from engine.rng import Rng
 
 COMPARE_DIE = ("hand_top", "dropped_die")
 FIRST_PLAYER = ("random", "first", "second")
-SEAT_LETTERS = "AB"
-
-# Why the game ended, for players. Player names are "{seat}" placeholders that the bot (and
-# render.ninesons) fill with display names; ``winner``/``loser`` are filled in here.
-REASON_TEXT = {
-    core.POINTS: "{winner} reached {win_points} points",
-    core.CARDS: "only 4 cards are left on the board",
-    core.REPETITION: "the same position appeared for the third time",
-    core.NO_ACTION: "{loser} could not act on their turn and loses",
-}
-
-
-def action_to_str(action: tuple, pending: list[tuple] | None = None) -> str:
-    kind = action[0]
-    if kind == PLACE:
-        return f"{action[1]}@{CELL_NAMES[action[2]]}"
-    if kind == MOVE:
-        return "-".join(CELL_NAMES[c] for c in action[1])
-    slot, cell = action[1], action[2]
-    same_card = sum(1 for o in pending or () if o[1] == slot)
-    if same_card > 1:
-        return f"tame:S{slot + 1}:{CELL_NAMES[cell]}"
-    return f"tame:S{slot + 1}"
-
-
-def origin_of(action: str) -> str:
-    """What an action picks up: ``3@b2`` -> "3@" (a 3 from the reserve), ``a1-a2-b2`` -> "a1"
-    (the stack on a1), ``tame:S3`` -> "tame" (a taming choice)."""
-    if action.startswith("tame:"):
-        return "tame"
-    if "@" in action:
-        return action.partition("@")[0] + "@"
-    return action.split("-")[0]
-
-
-def _normalise(action: str) -> str:
-    a = action.strip().lower().replace(" ", "")
-    for sep in ("→", "->", ">", ","):
-        a = a.replace(sep, "-")
-    return a
 
 
 class NineSonsGame(Game):
@@ -152,40 +122,7 @@ class NineSonsGame(Game):
         player's 1..6 minus their dice on the board.
         """
         g = cls.new(players, seed, **{"first_player": "first", **options})
-        st = g.st
-        names: list[str | None] = ["QiuNiu"] * 6
-        if isinstance(slots, dict):
-            for k, v in slots.items():
-                names[int(k.upper().lstrip("S")) - 1] = v
-        elif slots is not None:
-            names = list(slots)
-        st.slots = [-1 if n is None else g._index[n] for n in names]
-        st.deck = [g._index[n] for n in (deck or [])]
-        on_board: list[list[int]] = [[], []]
-        for cell, text in (cells or {}).items():
-            stack = []
-            for tok in text.replace(",", " ").split():
-                owner = SEAT_LETTERS.index(tok[0].upper())
-                value = int(tok[1:])
-                stack.append((owner << 3) | value)
-                on_board[owner].append(value)
-            if len(stack) > 3:
-                raise ValueError(f"{cell}: more than 3 dice")
-            st.cells[CELL_INDEX[cell]] = stack
-        if reserves is None:
-            reserves = []
-            for p in (0, 1):
-                rest = [1, 2, 3, 4, 5, 6]
-                for val in on_board[p]:
-                    if val in rest:
-                        rest.remove(val)
-                reserves.append(rest)
-        st.reserve = [sorted(r) for r in reserves]
-        st.removed = [list(r) for r in (removed or [[], []])]
-        st.score = list(scores or [0, 0])
-        st.turn = turn
-        if not core.has_action(st, turn):  # the player to act cannot act: they lose (§4.4)
-            st.over, st.reason, st.winner = True, core.NO_ACTION, turn ^ 1
+        set_up_position(g.st, g._index, cells, slots, deck, turn, reserves, removed, scores)
         return g
 
     # -- contract ----------------------------------------------------------------------------
@@ -225,36 +162,6 @@ class NineSonsGame(Game):
         self._origin_cache = (ply, player, groups)
         return groups
 
-    def _explain_illegal(self, action: str) -> str:
-        a = _normalise(action)
-        st = self.st
-        if st.pending is not None:
-            return "First choose which tamed card to resolve: " + ", ".join(
-                self.legal_actions(self.players[st.turn])
-            )
-        if "@" in a:
-            v, _, cell = a.partition("@")
-            if cell not in CELL_INDEX:
-                return f"`{cell}` is not a cell (a1..d3)."
-            if not v.isdigit() or int(v) not in st.reserve[st.turn]:
-                return f"You have no die showing {v} in your reserve."
-            c = CELL_INDEX[cell]
-            if not st.exists(c):
-                return f"{cell} is in a hole: its card is gone."
-            return f"{cell} is not empty: you can only place on an empty cell."
-        parts = a.split("-")
-        if len(parts) >= 2 and all(p in CELL_INDEX for p in parts):
-            start = CELL_INDEX[parts[0]]
-            stack = st.cells[start]
-            if not stack:
-                return f"There is no stack on {parts[0]}."
-            if (stack[-1] >> 3) != st.turn:
-                return f"The top die on {parts[0]} is not yours."
-            if len(parts) - 1 != len(stack):
-                return f"The stack on {parts[0]} has {len(stack)} dice, so it must move exactly {len(stack)} steps."
-            return "That path is blocked (a step must go to a neighbouring, unvisited cell with fewer than 3 dice whose top die your die can beat)."
-        return f"`{action}` is not an action. Place like `3@b2`, move like `a1-a2-b2`."
-
     def play(self, player: str, action: str) -> list[Event]:
         if self.st.over:
             raise IllegalAction("The game is over.")
@@ -262,35 +169,13 @@ class NineSonsGame(Game):
             raise IllegalAction("You are not playing in this game.")
         if player != self.players[self.st.turn]:
             raise IllegalAction("It is not your turn.")
-        key = _normalise(action)
-        act = self._parsed_legal(key)
+        key = normalise(action)
+        act = exact_legal_action(self.st, key)
         if act is None:
             act = self._legal_map().get(key)
         if act is None:
-            raise IllegalAction(self._explain_illegal(action))
+            raise IllegalAction(explain_illegal(self.st, action, self.legal_actions(player)))
         return self._apply(act)
-
-    def _parsed_legal(self, key: str) -> tuple | None:
-        """The legal placement or move that ``key`` names exactly, found without writing out
-        every legal action as text (the legal map: ~90 strings per check, half an action's
-        engine time); None when it names none (or a taming choice is pending: the map)."""
-        if self.st.pending is not None:
-            return None
-        act: tuple
-        if "@" in key:
-            value, _, cell = key.partition("@")
-            if not value.isdigit() or cell not in CELL_INDEX:
-                return None
-            act = (PLACE, int(value), CELL_INDEX[cell])
-        else:
-            parts = key.split("-")
-            if len(parts) < 2 or not all(part in CELL_INDEX for part in parts):
-                return None
-            act = (MOVE, tuple(CELL_INDEX[part] for part in parts))
-        # The exact text of a legal action, as the legal map would have it ("03@b2" is not "3@b2").
-        if action_to_str(act) != key or act not in core.gen_actions(self.st):
-            return None
-        return act
 
     def _apply(self, act: tuple) -> list[Event]:
         st = self.st
@@ -318,26 +203,13 @@ class NineSonsGame(Game):
         for entry in log:
             if entry[0] == "tame":
                 _, slot, cell, tamer, ci, removed, _returned, new = entry
-                card = self.cards[ci]
-                text = (
-                    f"{self._name(tamer)} tames {card.name} ({card.colour}, {card.points:+d}) "
-                    f"from S{slot + 1} with the stack on {CELL_NAMES[cell]}."
-                )
-                if card.rule == "pulao":
-                    text += f" PuLao turns {self._name(tamer)}'s dice on it into 1s for good."
-                if card.rule == "chiwen":
-                    text += f" ChiWen removes {self._name(tamer)}'s {removed} from the game."
-                text += (
-                    f" {self.cards[new].name} is revealed."
-                    if new >= 0
-                    else " The deck is empty: the slot stays a hole."
-                )
+                text = tame_text(self.cards, self._name(tamer), ci, slot, cell, removed, new)
                 tames.append(
                     {
                         "slot": f"S{slot + 1}",
                         "cell": CELL_NAMES[cell],
                         "tamer": self.players[tamer],
-                        "card": card.name,
+                        "card": self.cards[ci].name,
                     }
                 )
                 events.append(Event("tame", text, data=tames[-1]))
@@ -360,60 +232,18 @@ class NineSonsGame(Game):
 
     # -- people ------------------------------------------------------------------------------
     def _name(self, p: int) -> str:
-        # A placeholder, not the id: the bot shows display names (docs: engine events use {p1}).
-        return f"{{{self.players[p]}}}"
+        return seat_placeholder(self.players, p)
 
     def describe_action(self, player: str, action: str) -> str:
-        a = _normalise(action)
-        if "@" in a:
-            v, _, cell = a.partition("@")
-            return f"Place {v} on {cell}"
-        if a.startswith("tame:"):
-            parts = a.split(":")
-            try:
-                k = int(parts[1].lstrip("s")) - 1
-            except (IndexError, ValueError):
-                return action
-            ci = self.st.slots[k] if 0 <= k < 6 else -1
-            name = self.cards[ci].name if ci >= 0 else "?"
-            if len(parts) == 3 and parts[2] in CELL_INDEX:
-                stack = self.st.cells[CELL_INDEX[parts[2]]]
-                # The seat letter shown on the board (A/B), not a player id: this label is
-                # also public (last action, the choice event) and ids mean nothing to people.
-                who = SEAT_LETTERS[stack[-1] >> 3] if stack else "?"
-                return f"Tame {name} (S{k + 1}) with the stack on {parts[2]}: {who} tames"
-            # Offered only while several cards wait: the choice is which one is resolved first.
-            return f"Tame {name} (S{k + 1}) first"
-        return "Move " + "→".join(a.split("-"))
+        return describe(self.st, self.cards, action)
 
     @property
     def end_reason(self) -> str:
         """Why the game ended as a code: points, cards, repetition, no_action ("" while running)."""
         return self.st.reason
 
-    def _why(self) -> str:
-        st = self.st
-        why = REASON_TEXT.get(st.reason, st.reason)
-        winner = self._name(st.winner) if st.winner is not None and st.winner >= 0 else "?"
-        loser = self._name(st.winner ^ 1) if st.winner is not None and st.winner >= 0 else "?"
-        return why.replace("{winner}", winner).replace("{loser}", loser).replace(
-            "{win_points}", str(self.rules.win_points))
-
-    def _tally(self) -> str:
-        st = self.st
-        return ", ".join(
-            f"{self._name(p)} {st.score[p]} pts / {len(st.tamed[p])} card{'s' if len(st.tamed[p]) != 1 else ''}"
-            for p in (0, 1)
-        )
-
     def _result_text(self) -> str:
-        if not self.st.over:
-            return ""
-        st = self.st
-        if st.winner == -1:
-            return f"Game over ({self._why()}): a draw. {self._tally()}."
-        assert st.winner is not None
-        return f"Game over ({self._why()}): {self._name(st.winner)} wins. {self._tie_break()}{self._tally()}."
+        return result_text(self.st, self.players, self.rules.win_points)
 
     def _card_view(self, ci: int) -> dict[str, Any]:
         c = self.cards[ci]
@@ -492,8 +322,6 @@ class NineSonsGame(Game):
 
     # -- persistence ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        st = self.st
-        name = lambda ci: None if ci < 0 else self.cards[ci].name  # noqa: E731
         return {
             "game": self.NAME,
             STATE_VERSION_KEY: self.STATE_VERSION,
@@ -502,21 +330,9 @@ class NineSonsGame(Game):
             "options": dict(self.options),
             "cards": [c.to_dict() for c in self.cards],
             "rng": self.rng.to_dict(),
-            "slots": [name(ci) for ci in st.slots],
-            "deck": [name(ci) for ci in st.deck],
-            "cells": [[[d >> 3, d & 7] for d in c] for c in st.cells],
-            "reserves": [list(r) for r in st.reserve],
-            "removed": [list(r) for r in st.removed],
-            "tamed": [[name(ci) for ci in t] for t in st.tamed],
-            "scores": list(st.score),
-            "turn": st.turn,
-            "pending": None if st.pending is None else [[o[1], o[2]] for o in st.pending],
-            "reps": dict(st.reps),
-            "over": st.over,
-            "winner": st.winner,
-            "reason": st.reason,
+            **state_to_dict(self.st, self.cards),
             "log": [list(x) for x in self.log],
-            "last": None if self.last is None else _deep(self.last),
+            "last": None if self.last is None else json_copy(self.last),
         }
 
     @classmethod
@@ -526,23 +342,9 @@ class NineSonsGame(Game):
         d = cls.upgrade(d)
         g = cls(d["players"], d["seed"], d["options"], [Card.from_dict(c) for c in d["cards"]])
         g.rng = Rng.from_state(d["rng"])
-        st = g.st
-        idx = lambda n: -1 if n is None else g._index[n]  # noqa: E731
-        st.slots = [idx(n) for n in d["slots"]]
-        st.deck = [idx(n) for n in d["deck"]]
-        st.cells = [[(o << 3) | v for o, v in c] for c in d["cells"]]
-        st.reserve = [list(r) for r in d["reserves"]]
-        st.removed = [list(r) for r in d["removed"]]
-        st.tamed = [[idx(n) for n in t] for t in d["tamed"]]
-        st.score = list(d["scores"])
-        st.turn = d["turn"]
-        st.pending = None if d["pending"] is None else [(TAME, k, c) for k, c in d["pending"]]
-        st.reps = dict(d["reps"])
-        st.over = d["over"]
-        st.winner = d["winner"]
-        st.reason = d["reason"]
+        restore_state(g.st, d, g._index)
         g.log = [list(x) for x in d["log"]]
-        g.last = None if d["last"] is None else _deep(d["last"])
+        g.last = None if d["last"] is None else json_copy(d["last"])
         return g
 
     def copy(self) -> NineSonsGame:
@@ -560,7 +362,7 @@ class NineSonsGame(Game):
         g.st.pending = None if self.st.pending is None else list(self.st.pending)
         g.rng = Rng.from_state(self.rng.state)
         g.log = [list(entry) for entry in self.log]
-        g.last = None if self.last is None else _deep(self.last)
+        g.last = None if self.last is None else json_copy(self.last)
         g._legal_cache = None
         g._origin_cache = None
         return g
@@ -582,33 +384,9 @@ class NineSonsGame(Game):
         else:
             assert st.winner is not None
             ranking = [[pl[st.winner]], [pl[st.winner ^ 1]]]
-        # A sentence for people (the bot shows it under the ranking): why it ended, and the
-        # cards each player tamed; the code is ``end_reason``.
-        tamed = "; ".join(
-            f"{self._name(p)} tamed " + (", ".join(self.cards[ci].name for ci in st.tamed[p]) or "no card")
-            for p in (0, 1)
-        )
-        why = self._why()
-        reason = f"{why[0].upper()}{why[1:]}{' (a draw)' if st.winner == -1 else ''}. {self._tie_break()}{tamed}."
+        # A sentence for people (the bot shows it under the ranking); the code is ``end_reason``.
+        reason = result_reason(self.st, self.players, self.cards, self.rules.win_points)
         return Result(scores=scores, ranking=ranking, reason=reason)
-
-    def _tie_break(self) -> str:
-        """Why equal points still have a winner (§7: more tamed cards), or "" ("Tied on 2
-        points: {p2} tamed more cards (3 to 2). ")."""
-        st = self.st
-        if st.winner is None or st.winner < 0 or st.score[0] != st.score[1] or st.reason == core.NO_ACTION:
-            return ""
-        won, lost = len(st.tamed[st.winner]), len(st.tamed[st.winner ^ 1])
-        points = f"{st.score[0]} point{'s' if abs(st.score[0]) != 1 else ''}"
-        return f"Tied on {points}: {self._name(st.winner)} tamed more cards ({won} to {lost}). "
-
-
-def _deep(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _deep(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_deep(v) for v in x]
-    return x
 
 
 def new_game(players: list[str], seed: int, **options: Any) -> NineSonsGame:

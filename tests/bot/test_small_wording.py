@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogs.ratings import RATING_NOTE, _streak
+from cogs.ratings import RATING_NOTE
+from cogs.ratings_text import streak_text
 from render.handbook import game_sections
 from tests.bot.helpers import last_board, table_world, texts_of
 
@@ -48,11 +49,11 @@ async def test_rules_sections_are_offered_before_a_game_is_picked(world):
 
 
 def test_a_streak_shows_a_best_only_beside_a_shorter_run_of_wins():
-    assert _streak(1, 1) == "1 win in a row"
-    assert _streak(2, 5) == "2 wins in a row (best 5)"
-    assert _streak(-1, 1) == "1 loss in a row"
-    assert _streak(-3, 4) == "3 losses in a row"
-    assert _streak(0, 2) == "no streak"
+    assert streak_text(1, 1) == "1 win in a row"
+    assert streak_text(2, 5) == "2 wins in a row (best 5)"
+    assert streak_text(-1, 1) == "1 loss in a row"
+    assert streak_text(-3, 4) == "3 losses in a row"
+    assert streak_text(0, 2) == "no streak"
 
 
 def test_the_rating_note_speaks_words_not_symbols():

@@ -51,6 +51,7 @@ from cogs.flow import flow_of
 from cogs.ui.flagon import CHARACTER_NAMES, card_texts
 from engine import registry
 from sessions import Actor
+from storage import GameRecord
 
 EPHEMERAL = 1 << 6
 BUTTON, STRING_SELECT = 2, 3
@@ -353,6 +354,18 @@ class Member:
     ephemerals: list[Any] = field(default_factory=list)  # earlier ephemeral replies with components
 
 
+@dataclass
+class StepScene:
+    """What one fuzz step sees before it acts: the game's record and state, the human seats'
+    members, the seats that may act now, and a random member (drawn for every step)."""
+
+    rec: GameRecord
+    game: Any
+    seat_member: dict[str, Member]
+    acting: list[str]
+    anyone: Member
+
+
 class Fuzzer:
     def __init__(self, env: Any, bot: Any, guild: Any, channel: Any, other_channel: Any,
                  members: dict[str, Any], *, kind: str, seed: int, admin: str = "admin",
@@ -449,29 +462,46 @@ class Fuzzer:
             rec = await self.bot.service.db.load_game(gid)
             if rec.status != "lobby":
                 break
-            op = rng.choice(("join", "join", "leave", "rejoin", "rejoin", "ai", "ai", "ai_nonhost"))
-            member = rng.choice(players)
-            host = self._member_of(rec.host_user_id)
-            seated = [self._member_of(s.user_id) for s in rec.seats if not s.is_ai and s.user_id]
-            if op in ("leave", "rejoin") and len(seated) == 1 and rng.random() < 0.8:
-                op = "join"  # the last human leaving closes the lobby: now and then only
-            if op == "join":
-                await self._lobby_click(member, gid, "join")
-            elif op == "leave":
-                await self._lobby_click(member, gid, "leave")
-            elif op == "rejoin":
-                # Someone not in the last seat, when there is one: their seat id comes back at the end.
-                member = rng.choice(seated[:-1] if len(rec.seats) > 1 and len(seated) > 1 else seated)
-                await self._lobby_click(member, gid, "leave")
-                await self._lobby_click(member, gid, "join")
-            elif op == "ai" and sum(s.is_ai for s in rec.seats) < ai:
-                await self._lobby_click(host, gid, "ai")
-            elif op == "ai_nonhost":
-                others = [p for p in players if p is not host]
-                await self._lobby_click(rng.choice(others), gid, "ai")
+            await self._churn_once(rec, gid, ai, players)
         if churn and rng.random() < 0.06:
             await self._let_lobby_expire(gid)
-        for _ in range(12):  # bring the lobby to the setup's size
+        await self._fill_lobby(gid, ai, total, humans_wanted, players)
+        rec = await self.bot.service.db.load_game(gid)
+        if rec.status != "lobby":
+            self._churn_closed += 1
+            self.stats.games_other_end[f"lobby {rec.status}"] += 1
+            return None
+        self._churn_closed = 0
+        return self._member_of(rec.host_user_id)
+
+    async def _churn_once(self, rec: GameRecord, gid: int, ai: int, players: list[Member]) -> None:
+        """One random lobby click: a join, a leave, a leave and re-join, an AI seat by the host
+        (up to ``ai``) or one refused because a non-host asks."""
+        rng = self.rng
+        op = rng.choice(("join", "join", "leave", "rejoin", "rejoin", "ai", "ai", "ai_nonhost"))
+        member = rng.choice(players)
+        host = self._member_of(rec.host_user_id)
+        seated = [self._member_of(s.user_id) for s in rec.seats if not s.is_ai and s.user_id]
+        if op in ("leave", "rejoin") and len(seated) == 1 and rng.random() < 0.8:
+            op = "join"  # the last human leaving closes the lobby: now and then only
+        if op == "join":
+            await self._lobby_click(member, gid, "join")
+        elif op == "leave":
+            await self._lobby_click(member, gid, "leave")
+        elif op == "rejoin":
+            # Someone not in the last seat, when there is one: their seat id comes back at the end.
+            member = rng.choice(seated[:-1] if len(rec.seats) > 1 and len(seated) > 1 else seated)
+            await self._lobby_click(member, gid, "leave")
+            await self._lobby_click(member, gid, "join")
+        elif op == "ai" and sum(s.is_ai for s in rec.seats) < ai:
+            await self._lobby_click(host, gid, "ai")
+        elif op == "ai_nonhost":
+            others = [p for p in players if p is not host]
+            await self._lobby_click(rng.choice(others), gid, "ai")
+
+    async def _fill_lobby(self, gid: int, ai: int, total: int, humans_wanted: int, players: list[Member]) -> None:
+        """Bring the lobby to the setup's size: ``humans_wanted`` humans and ``ai`` AI seats."""
+        for _ in range(12):
             rec = await self.bot.service.db.load_game(gid)
             if rec.status != "lobby":
                 break
@@ -486,13 +516,6 @@ class Fuzzer:
                 await self._lobby_click(next(p for p in players if p not in humans), gid, "join")
             else:
                 await self._lobby_click(host, gid, "ai")
-        rec = await self.bot.service.db.load_game(gid)
-        if rec.status != "lobby":
-            self._churn_closed += 1
-            self.stats.games_other_end[f"lobby {rec.status}"] += 1
-            return None
-        self._churn_closed = 0
-        return self._member_of(rec.host_user_id)
 
     async def _lobby_click(self, member: Member, gid: int, verb: str) -> None:
         rec = await self.bot.service.db.load_game(gid)
@@ -606,97 +629,137 @@ class Fuzzer:
         rec, game = await self.bot.service.load(self.gid)
         rng = self.rng
         seat_member = {s.seat: self._member_of(s.user_id) for s in rec.seats if not s.is_ai and s.user_id}
-        acting = [seat for seat in (game.to_act() if game and not game.is_over else []) if seat in seat_member]
+        acting = [
+            seat for seat in (game.to_act() if game and not game.is_over else []) if seat in seat_member
+        ]
         anyone = rng.choice(list(self.members.values()))
-        if kind == "play_valid" or (kind == "ui_actor" and not acting):
-            if not acting:
-                return
-            seat = rng.choice(acting)
-            action = rng.choice(game.legal_actions(seat))
-            member = seat_member[seat]
-            await self._send(kind, member, member.actor.slash(self.channel, "play", action=action))
-        elif kind == "ui_actor":
-            member = seat_member[rng.choice(acting)]
-            sources = [self._board(), *self._dm_messages(member)[-2:], *member.ephemerals[-2:]]
-            await self._click_random(kind, member, rng.choice([s for s in sources if s is not None] or [None]))
-        elif kind == "click_board":
-            await self._click_random(kind, anyone, self._board())
-        elif kind == "click_old":
-            await self._click_random(kind, anyone, self._old_message())
-        elif kind == "dm":
-            dms = self._dm_messages(anyone)
-            await self._click_random(kind, anyone, rng.choice(dms) if dms else None)
-        elif kind == "ephemeral":
-            await self._click_random(kind, anyone, rng.choice(anyone.ephemerals) if anyone.ephemerals else None)
-        elif kind == "replay_stale":
-            await self._replay(kind)
-        elif kind == "double_click":
-            member = seat_member[rng.choice(acting)] if acting and rng.random() < 0.7 else anyone
-            await self._double_click(kind, member)
-        elif kind == "concurrent":
-            await self._concurrent(kind, rec, game, seat_member)
-        elif kind == "play_garbage":
-            text = rng.choice(GARBAGE) if rng.random() < 0.8 else "".join(
-                rng.choice("abkeprusnt:@-,0123456789 ") for _ in range(rng.randint(1, 30)))
-            await self._send(kind, anyone, anyone.actor.slash(self.channel, "play", action=text))
-        elif kind == "play_other_seat":
-            # A legal action of someone who may not play it now (another seat, or out of turn).
-            seats = [s for s in rec.seats if game is not None]
-            if not seats:
-                return
-            seat = rng.choice(seats).seat
-            actions = game.legal_actions(seat) if seat in game.to_act() else []
-            action = rng.choice(actions) if actions else "recruit"
-            other = rng.choice([m for m in self.members.values() if seat_member.get(seat) is not m])
-            await self._send(kind, other, other.actor.slash(self.channel, "play", action=action))
-        elif kind == "wrong_channel":
-            command = rng.choice(["play", "game status", "game resign", "game cancel"])
-            options: dict[str, Any] = {"action": rng.choice((*GARBAGE[:5], "recruit"))} if command == "play" else {}
-            await self._send(kind, anyone, anyone.actor.slash(self.other, command, **options))
-        elif kind == "play_dm":
-            options = {"action": rng.choice((*GARBAGE, "recruit", "pass"))}
-            if rng.random() < 0.7:
-                options["game"] = rng.choice([self.gid, self.gid, 0, 999999, -3])
-            if acting and rng.random() < 0.5:
-                seat = rng.choice(acting)
-                anyone = seat_member[seat]
-                options["action"] = rng.choice(game.legal_actions(seat))
-            await self._send(kind, anyone, anyone.actor.user.slash("play", **options))
-        elif kind == "status":
-            await self._send(kind, anyone, anyone.actor.slash(self.channel, "game status"))
-        elif kind == "autocomplete":
-            member = seat_member[rng.choice(acting)] if acting and rng.random() < 0.6 else anyone
-            prefix = rng.choice(["", "k", "b", "plan", "3@", "a1", "use", "zz", "x" * 120])
-            await self._send(kind, member, member.actor.autocomplete(self.channel, "play", "action", prefix),
-                             autocomplete=True)
-        elif kind == "config":
-            setting, value = rng.choice(CONFIG_VALUES)
-            if setting in BLOCKING_SETTINGS:
-                self._changed_blocking = True
-            who = self.admin if rng.random() < 0.85 else anyone
-            await self._send(kind, who, who.actor.slash(self.channel, "config set", setting=setting, value=value))
-        elif kind == "long_input":
-            await self._long_input(kind, anyone)
-        elif kind == "cancel_nonhost":
-            member = self.members.get("carol", anyone)
-            await self._send(kind, member, member.actor.slash(self.channel, "game cancel"))
-        elif kind == "resign":
-            member = rng.choice(list(seat_member.values())) if seat_member else anyone
-            await self._send(kind, member, member.actor.slash(self.channel, "game resign"))
-        elif kind == "restart":
-            # The bot process restarts mid-game: every later click is routed from the database.
-            if self.bot_factory is not None:
-                old, self.bot = self.bot, self.bot_factory()
-                await self.env.restart_bot(self.bot)
-                # The old bot is detached now; its database thread would keep the interpreter
-                # alive after the run (a dead process holds no threads), so stop it here.
-                self.retired_databases.append(old.service.db)
-                old.stop_background_work()
-                self._seed_games()
-        elif kind == "advance_time":
-            await self.env.advance_time(rng.choice([5, 31, 299, 301, 601, 3600]))
-        else:  # pragma: no cover - a typo in KINDS
+        do = getattr(self, f"_step_{kind}", None)
+        if do is None:  # pragma: no cover - a typo in KINDS
             raise ValueError(kind)
+        await do(kind, StepScene(rec, game, seat_member, acting, anyone))
+
+    # One method a kind of step (KINDS), each drawing from the same ``rng`` in the same order as
+    # when they were one function, so a seed replays the same run.
+    async def _step_play_valid(self, kind: str, at: StepScene) -> None:
+        if not at.acting:
+            return
+        seat = self.rng.choice(at.acting)
+        action = self.rng.choice(at.game.legal_actions(seat))
+        member = at.seat_member[seat]
+        await self._send(kind, member, member.actor.slash(self.channel, "play", action=action))
+
+    async def _step_ui_actor(self, kind: str, at: StepScene) -> None:
+        if not at.acting:
+            return
+        member = at.seat_member[self.rng.choice(at.acting)]
+        sources = [self._board(), *self._dm_messages(member)[-2:], *member.ephemerals[-2:]]
+        await self._click_random(kind, member, self.rng.choice([s for s in sources if s is not None] or [None]))
+
+    async def _step_click_board(self, kind: str, at: StepScene) -> None:
+        await self._click_random(kind, at.anyone, self._board())
+
+    async def _step_click_old(self, kind: str, at: StepScene) -> None:
+        await self._click_random(kind, at.anyone, self._old_message())
+
+    async def _step_dm(self, kind: str, at: StepScene) -> None:
+        dms = self._dm_messages(at.anyone)
+        await self._click_random(kind, at.anyone, self.rng.choice(dms) if dms else None)
+
+    async def _step_ephemeral(self, kind: str, at: StepScene) -> None:
+        anyone = at.anyone
+        await self._click_random(kind, anyone, self.rng.choice(anyone.ephemerals) if anyone.ephemerals else None)
+
+    async def _step_replay_stale(self, kind: str, at: StepScene) -> None:
+        await self._replay(kind)
+
+    async def _step_double_click(self, kind: str, at: StepScene) -> None:
+        rng = self.rng
+        member = at.seat_member[rng.choice(at.acting)] if at.acting and rng.random() < 0.7 else at.anyone
+        await self._double_click(kind, member)
+
+    async def _step_concurrent(self, kind: str, at: StepScene) -> None:
+        await self._concurrent(kind, at.rec, at.game, at.seat_member)
+
+    async def _step_play_garbage(self, kind: str, at: StepScene) -> None:
+        rng = self.rng
+        text = (
+            rng.choice(GARBAGE)
+            if rng.random() < 0.8
+            else "".join(rng.choice("abkeprusnt:@-,0123456789 ") for _ in range(rng.randint(1, 30)))
+        )
+        await self._send(kind, at.anyone, at.anyone.actor.slash(self.channel, "play", action=text))
+
+    async def _step_play_other_seat(self, kind: str, at: StepScene) -> None:
+        # A legal action of someone who may not play it now (another seat, or out of turn).
+        rng, game = self.rng, at.game
+        seats = [s for s in at.rec.seats if game is not None]
+        if not seats:
+            return
+        seat = rng.choice(seats).seat
+        actions = game.legal_actions(seat) if seat in game.to_act() else []
+        action = rng.choice(actions) if actions else "recruit"
+        other = rng.choice([m for m in self.members.values() if at.seat_member.get(seat) is not m])
+        await self._send(kind, other, other.actor.slash(self.channel, "play", action=action))
+
+    async def _step_wrong_channel(self, kind: str, at: StepScene) -> None:
+        rng, anyone = self.rng, at.anyone
+        command = rng.choice(["play", "game status", "game resign", "game cancel"])
+        options: dict[str, Any] = {"action": rng.choice((*GARBAGE[:5], "recruit"))} if command == "play" else {}
+        await self._send(kind, anyone, anyone.actor.slash(self.other, command, **options))
+
+    async def _step_play_dm(self, kind: str, at: StepScene) -> None:
+        rng, anyone = self.rng, at.anyone
+        options: dict[str, Any] = {"action": rng.choice((*GARBAGE, "recruit", "pass"))}
+        if rng.random() < 0.7:
+            options["game"] = rng.choice([self.gid, self.gid, 0, 999999, -3])
+        if at.acting and rng.random() < 0.5:
+            seat = rng.choice(at.acting)
+            anyone = at.seat_member[seat]
+            options["action"] = rng.choice(at.game.legal_actions(seat))
+        await self._send(kind, anyone, anyone.actor.user.slash("play", **options))
+
+    async def _step_status(self, kind: str, at: StepScene) -> None:
+        await self._send(kind, at.anyone, at.anyone.actor.slash(self.channel, "game status"))
+
+    async def _step_autocomplete(self, kind: str, at: StepScene) -> None:
+        rng = self.rng
+        member = at.seat_member[rng.choice(at.acting)] if at.acting and rng.random() < 0.6 else at.anyone
+        prefix = rng.choice(["", "k", "b", "plan", "3@", "a1", "use", "zz", "x" * 120])
+        await self._send(
+            kind, member, member.actor.autocomplete(self.channel, "play", "action", prefix), autocomplete=True
+        )
+
+    async def _step_config(self, kind: str, at: StepScene) -> None:
+        setting, value = self.rng.choice(CONFIG_VALUES)
+        if setting in BLOCKING_SETTINGS:
+            self._changed_blocking = True
+        who = self.admin if self.rng.random() < 0.85 else at.anyone
+        await self._send(kind, who, who.actor.slash(self.channel, "config set", setting=setting, value=value))
+
+    async def _step_long_input(self, kind: str, at: StepScene) -> None:
+        await self._long_input(kind, at.anyone)
+
+    async def _step_cancel_nonhost(self, kind: str, at: StepScene) -> None:
+        member = self.members.get("carol", at.anyone)
+        await self._send(kind, member, member.actor.slash(self.channel, "game cancel"))
+
+    async def _step_resign(self, kind: str, at: StepScene) -> None:
+        member = self.rng.choice(list(at.seat_member.values())) if at.seat_member else at.anyone
+        await self._send(kind, member, member.actor.slash(self.channel, "game resign"))
+
+    async def _step_restart(self, kind: str, at: StepScene) -> None:
+        # The bot process restarts mid-game: every later click is routed from the database.
+        if self.bot_factory is not None:
+            old, self.bot = self.bot, self.bot_factory()
+            await self.env.restart_bot(self.bot)
+            # The old bot is detached now; its database thread would keep the interpreter
+            # alive after the run (a dead process holds no threads), so stop it here.
+            self.retired_databases.append(old.service.db)
+            old.stop_background_work()
+            self._seed_games()
+
+    async def _step_advance_time(self, kind: str, at: StepScene) -> None:
+        await self.env.advance_time(self.rng.choice([5, 31, 299, 301, 601, 3600]))
 
     # -- component discovery ----------------------------------------------------------------
     def _member_of(self, user_id: int) -> Member:
@@ -915,35 +978,45 @@ class Fuzzer:
                 where = f"step {self.stats.steps} {kind}: message {message.id}"
                 for problem in over_limits(message):
                     self.stats.failures.append(f"{where} {problem}")
-                allowed = message.allowed_mentions
-                game = self._message_game.get(message.id, self.gid or 0)
-                seated = self._seated_users.get(game, set())
-                if message.mention_everyone or message.ping_role_ids:
-                    self.stats.failures.append(f"{where} pinged @everyone or a role")
-                if not set(message.ping_user_ids) <= seated:
-                    self.stats.failures.append(f"{where} pinged {message.ping_user_ids}, not seated in game {game}")
-                content = message.content or ""
-                if "<@" in content or "@everyone" in content or "@here" in content:
-                    # Text that could ping: the policy must name exactly whom it allows.
-                    if allowed.everyone or allowed.users is None or allowed.roles is None or allowed.roles:
-                        self.stats.failures.append(f"{where} allows every user, a role or @everyone: {allowed}")
-                    elif not allowed.users <= seated:
-                        self.stats.failures.append(f"{where} allows users {sorted(allowed.users - seated)}")
-                if message.flags & EPHEMERAL:
-                    continue  # a reply echoing its reader's own input (cut) is theirs to see
-                # Markdown only: inside a code block names are shown raw but for backticks
-                # (nothing renders or pings there), and the fence must survive them.
-                shown = CODE_BLOCK.sub("", "\n".join([content, *(json.dumps(e, ensure_ascii=False)
-                                                                  for e in message.embeds)]))
-                parts = [content, *(e.get("description") or "" for e in message.embeds),
-                         *(f.get("value") or "" for e in message.embeds for f in e.get("fields") or [])]
-                if any(part.count("```") % 2 for part in parts):
-                    self.stats.failures.append(f"{where} leaves a code block open (a name's backticks?)")
-                for raw in ("@everyone", "``` **x**"):
-                    if raw in shown:
-                        self.stats.failures.append(f"{where} shows a name unescaped: {raw!r}")
-                if "@\u200beveryone " in shown and "@\u200beveryone {p1}" not in shown:
-                    self.stats.failures.append(f"{where} filled the {{p1}} in a player's name")
+                self._check_pings(message, where)
+                if not message.flags & EPHEMERAL:  # a reply echoing its reader's own input (cut) is theirs
+                    self._check_names_escaped(message, where)
+
+    def _check_pings(self, message: Any, where: str) -> None:
+        """A message pings only players seated in its game, never @everyone or a role, and its
+        mention policy names exactly whom it allows when its text could ping."""
+        allowed = message.allowed_mentions
+        game = self._message_game.get(message.id, self.gid or 0)
+        seated = self._seated_users.get(game, set())
+        if message.mention_everyone or message.ping_role_ids:
+            self.stats.failures.append(f"{where} pinged @everyone or a role")
+        if not set(message.ping_user_ids) <= seated:
+            self.stats.failures.append(f"{where} pinged {message.ping_user_ids}, not seated in game {game}")
+        content = message.content or ""
+        if "<@" in content or "@everyone" in content or "@here" in content:
+            # Text that could ping: the policy must name exactly whom it allows.
+            if allowed.everyone or allowed.users is None or allowed.roles is None or allowed.roles:
+                self.stats.failures.append(f"{where} allows every user, a role or @everyone: {allowed}")
+            elif not allowed.users <= seated:
+                self.stats.failures.append(f"{where} allows users {sorted(allowed.users - seated)}")
+
+    def _check_names_escaped(self, message: Any, where: str) -> None:
+        """Hostile names show escaped: no open code block, no live @everyone or markdown, and a
+        name's "{p1}" left unfilled."""
+        content = message.content or ""
+        # Markdown only: inside a code block names are shown raw but for backticks
+        # (nothing renders or pings there), and the fence must survive them.
+        shown = CODE_BLOCK.sub("", "\n".join([content, *(json.dumps(e, ensure_ascii=False)
+                                                          for e in message.embeds)]))
+        parts = [content, *(e.get("description") or "" for e in message.embeds),
+                 *(f.get("value") or "" for e in message.embeds for f in e.get("fields") or [])]
+        if any(part.count("```") % 2 for part in parts):
+            self.stats.failures.append(f"{where} leaves a code block open (a name's backticks?)")
+        for raw in ("@everyone", "``` **x**"):
+            if raw in shown:
+                self.stats.failures.append(f"{where} shows a name unescaped: {raw!r}")
+        if "@\u200beveryone " in shown and "@\u200beveryone {p1}" not in shown:
+            self.stats.failures.append(f"{where} filled the {{p1}} in a player's name")
 
     def _claim_new_messages(self) -> None:
         for store in self.env.backend.messages.values():
@@ -980,7 +1053,6 @@ class Fuzzer:
         known = self._known.setdefault(rec.id, {})
         for seat in seats:
             known.setdefault(seat, set()).update(self.secrets.known(game, seat))
-        dm_known = known
         guild_channels = {self.channel.id, self.other.id}
         for channel_id, store in self.env.backend.messages.items():
             in_guild = channel_id in guild_channels
@@ -990,28 +1062,37 @@ class Fuzzer:
                 dm_owner = user_seat.get(owner)
                 if dm_owner is None:
                     continue  # not a player of this game
+            visible = set(secrets) if dm_owner is None else set(secrets) - known[dm_owner]
+            where = "public" if in_guild else f"DM of {dm_owner}"
             for message in store.values():
-                if in_guild and message.flags & EPHEMERAL:
-                    continue  # only its owner saw it
-                if self._message_game.get(message.id) != rec.id:
-                    continue  # posted during another game (whose secrets were different)
-                if _is_deck_reference(message):
-                    continue  # 📖 Card texts: whole decks, the same whatever is planned
-                if _replay_of(message) not in (None, rec.id):
-                    continue  # an ended game's replay (📣 shown to the channel): that game's secrets, all out
-                visible = set(secrets) if dm_owner is None else set(secrets) - dm_known[dm_owner]
-                signature = (message.content, message.embeds, message.components, message.attachments)
-                last = self._scanned.get(message.id)
-                if last is not None and all(a is b for a, b in zip(last[0], signature, strict=True)) \
-                        and visible <= last[1]:
-                    continue
-                self._scanned[message.id] = (signature, visible | (last[1] if last else set()))
-                self.stats.messages_scanned += 1
-                text = message_text(message)
-                for name in visible:
-                    if self._pattern(name).search(text):
-                        where = "public" if in_guild else f"DM of {dm_owner}"
-                        self._leak(where, message.id, name, text)
+                if self._shows_this_game(message, rec.id, in_guild):
+                    self._scan_message(message, visible, where)
+
+    def _shows_this_game(self, message: Any, gid: int, in_guild: bool) -> bool:
+        """Whether ``message`` may leak game ``gid``'s secrets to someone who must not see them."""
+        if in_guild and message.flags & EPHEMERAL:
+            return False  # only its owner saw it
+        if self._message_game.get(message.id) != gid:
+            return False  # posted during another game (whose secrets were different)
+        if _is_deck_reference(message):
+            return False  # 📖 Card texts: whole decks, the same whatever is planned
+        # an ended game's replay (📣 shown to the channel): that game's secrets, all out
+        return _replay_of(message) in (None, gid)
+
+    def _scan_message(self, message: Any, visible: set[str], where: str) -> None:
+        """Report every name of ``visible`` (secrets its reader must not see) that ``message``
+        shows; a message unchanged since it was scanned for the same names is skipped."""
+        signature = (message.content, message.embeds, message.components, message.attachments)
+        last = self._scanned.get(message.id)
+        if last is not None and all(a is b for a, b in zip(last[0], signature, strict=True)) \
+                and visible <= last[1]:
+            return
+        self._scanned[message.id] = (signature, visible | (last[1] if last else set()))
+        self.stats.messages_scanned += 1
+        text = message_text(message)
+        for name in visible:
+            if self._pattern(name).search(text):
+                self._leak(where, message.id, name, text)
 
     async def _legitimately_public(self, rec: Any) -> set[str]:
         """Names the rules made public so far in this game: replays the action log on a shadow

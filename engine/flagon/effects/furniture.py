@@ -74,25 +74,14 @@ def push_table(r: Rules, cid: str, card: Card) -> None:
     s = r.s
     d = STEP[r.ch(cid)["facing"]]
     first = r.table_at(r.ahead(cid))
-    chain = [first]
-    while True:
-        grow = False
-        for tid in list(chain):
-            for n in s["tables"][tid]:
-                x, y = G.parse(n)
-                q = (x + d[0], y + d[1])
-                if not r.inb(q):
-                    r.emit("The tables would hit the wall: Push Table is cancelled.", kind="cancel")
-                    r.dest = "cancel"
-                    return
-                other = r.table_at(q)
-                if other is not None and other not in chain:
-                    chain.append(other)
-                    grow = True
-        if not grow:
-            break
+    assert first is not None, "the card requires a table ahead"
+    chain = _pushed_tables(r, first, d)
+    if chain is None:
+        r.emit("The tables would hit the wall: Push Table is cancelled.", kind="cancel")
+        r.dest = "cancel"
+        return
     old = {n for tid in chain for n in s["tables"][tid]}
-    new = {G.name((G.parse(n)[0] + d[0], G.parse(n)[1] + d[1])) for n in old}
+    new = {_shifted(n, d) for n in old}
     entered = new - old
     riders = [t for t, c in s["chars"].items() if c["pos"] in old]
     floor = [t for t, c in s["chars"].items() if c["pos"] in entered]
@@ -104,46 +93,12 @@ def push_table(r: Rules, cid: str, card: Card) -> None:
         return
     for t in floor:
         r.knockback(t, d)
-    # objects on the floor in the way are shoved, or destroyed against a wall or table
-    for key in ("mugs", "chairs"):
-        for n in sorted(entered):
-            cnt = s[key].pop(n, 0)
-            if cnt:
-                q = (G.parse(n)[0] + d[0], G.parse(n)[1] + d[1])
-                if r.inb(q) and G.name(q) not in new and r.table_at(q) is None:
-                    s[key][G.name(q)] = s[key].get(G.name(q), 0) + cnt
-                else:
-                    r.emit(f"{key.title()} on {n} are crushed.")
-    for i, n in enumerate(list(s["barrels"])):
-        if n in entered:
-            q = (G.parse(n)[0] + d[0], G.parse(n)[1] + d[1])
-            if r.inb(q) and G.name(q) not in new and r.table_at(q) is None:
-                s["barrels"][i] = G.name(q)
-            else:
-                s["barrels"][i] = ""
-                r.emit(f"The barrel on {n} is crushed.")
-    s["barrels"] = sorted(b for b in s["barrels"] if b)
-    for item, at in s["prizes"].items():
-        if at in entered:
-            q = (G.parse(at)[0] + d[0], G.parse(at)[1] + d[1])
-            if r.inb(q) and G.name(q) not in new and r.table_at(q) is None:
-                s["prizes"][item] = G.name(q)  # else it simply ends up on the table top
-    # objects on the tables ride along
-    for key in ("mugs", "chairs"):
-        moving = {n: s[key].pop(n) for n in list(s[key]) if n in old}
-        for n, cnt in moving.items():
-            dest = G.name((G.parse(n)[0] + d[0], G.parse(n)[1] + d[1]))
-            s[key][dest] = s[key].get(dest, 0) + cnt
-    for item, at in s["prizes"].items():
-        if at in old:
-            s["prizes"][item] = G.name((G.parse(at)[0] + d[0], G.parse(at)[1] + d[1]))
+    _shove_floor_objects(r, entered, new, d)
+    _carry_table_tops(r, old, d)
     for tid in chain:
-        s["tables"][tid] = sorted(
-            G.name((G.parse(n)[0] + d[0], G.parse(n)[1] + d[1])) for n in s["tables"][tid]
-        )
+        s["tables"][tid] = sorted(_shifted(n, d) for n in s["tables"][tid])
     for t in riders:
-        p = r.pos(t)
-        s["chars"][t]["pos"] = G.name((p[0] + d[0], p[1] + d[1]))
+        s["chars"][t]["pos"] = _shifted(s["chars"][t]["pos"], d)
     for t in floor:  # stuck in front of the table: it ends up on top, and falls
         if s["chars"][t]["pos"] in entered:
             r.fall(t)
@@ -152,6 +107,81 @@ def push_table(r: Rules, cid: str, card: Card) -> None:
         s["familiar"] = None
     r.emit(f"{r.label(cid)} pushes table {first}" + (f" and {len(chain) - 1} more." if len(chain) > 1 else "."),
               kind="table")  # fmt: skip
+
+
+def _step(n: str, d: Sq) -> Sq:
+    """The square one step ``d`` from the square named ``n`` (maybe off the grid)."""
+    x, y = G.parse(n)
+    return (x + d[0], y + d[1])
+
+
+def _shifted(n: str, d: Sq) -> str:
+    """The name of the square one step ``d`` from the square named ``n``."""
+    return G.name(_step(n, d))
+
+
+def _pushed_tables(r: Rules, first: str, d: Sq) -> list[str] | None:
+    """The table ``first`` and every table it pushes on (tables push tables), in the order met;
+    None when one of them would leave the grid (the push is cancelled)."""
+    chain = [first]
+    grow = True
+    while grow:
+        grow = False
+        for tid in list(chain):
+            for n in r.s["tables"][tid]:
+                q = _step(n, d)
+                if not r.inb(q):
+                    return None
+                other = r.table_at(q)
+                if other is not None and other not in chain:
+                    chain.append(other)
+                    grow = True
+    return chain
+
+
+def _shove_floor_objects(r: Rules, entered: set[str], new: set[str], d: Sq) -> None:
+    """Mugs, chairs, barrels and prizes on the floor squares the tables move onto are shoved one
+    step on, or crushed against a wall or table (a prize that cannot move stays, on the table top)."""
+    s = r.s
+
+    def free(n: str) -> bool:  # the floor square past ``n`` can take a shoved object
+        q = _step(n, d)
+        return r.inb(q) and G.name(q) not in new and r.table_at(q) is None
+
+    for key in ("mugs", "chairs"):
+        for n in sorted(entered):
+            cnt = s[key].pop(n, 0)
+            if not cnt:
+                continue
+            if free(n):
+                s[key][_shifted(n, d)] = s[key].get(_shifted(n, d), 0) + cnt
+            else:
+                r.emit(f"{key.title()} on {n} are crushed.")
+    for i, n in enumerate(list(s["barrels"])):
+        if n not in entered:
+            continue
+        if free(n):
+            s["barrels"][i] = _shifted(n, d)
+        else:
+            s["barrels"][i] = ""
+            r.emit(f"The barrel on {n} is crushed.")
+    s["barrels"] = sorted(b for b in s["barrels"] if b)
+    for item, at in s["prizes"].items():
+        if at in entered and free(at):
+            s["prizes"][item] = _shifted(at, d)
+
+
+def _carry_table_tops(r: Rules, old: set[str], d: Sq) -> None:
+    """Mugs, chairs and prizes on the pushed tables ride along one step."""
+    s = r.s
+    for key in ("mugs", "chairs"):
+        moving = {n: s[key].pop(n) for n in list(s[key]) if n in old}
+        for n, cnt in moving.items():
+            dest = _shifted(n, d)
+            s[key][dest] = s[key].get(dest, 0) + cnt
+    for item, at in s["prizes"].items():
+        if at in old:
+            s["prizes"][item] = _shifted(at, d)
 
 
 @effect("flip_table")

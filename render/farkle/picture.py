@@ -1,9 +1,4 @@
-"""Dragon Farkle renderers: a game ``view`` -> Discord text or a PNG.
-
-They receive only ``FarkleGame.view(...)`` output. A spectator view holds Magic Item *counts*
-and never names, so nothing here can leak an item; the owner's own items (``my_items``) are
-listed only when the view carries them.
-"""
+"""The Dragon Farkle picture: a game ``view`` -> a PNG (armies, dice, the turn, the dragon)."""
 
 from __future__ import annotations
 
@@ -13,118 +8,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render import register
 from render.canvas import Box, Canvas, Colour, fit_name, fit_text, font, smallest_font
 from render.dragon import dragon_head, dragon_sprite
-from render.text import CODE_WIDTH, fill_names, with_score, wrap_code
-
-EVENT_LABEL = {"blank": "Blank", "dragon": "DRAGON", "rally": "RALLY"}
-ACTION_LABEL = {"recruit": "Recruit", "brawl": "Brawl", "battle": "Final Battle"}
-PHASE_HINT = {
-    "choose": "choose an action",
-    "react": "defender may react",
-    "roll": "set dice aside",
-    "rally": "Rally: double or item",
-    "decide": "roll on or stop",
-    "battle": "roll against the dragon",
-    "claim": "keep one Magic Item",
-    "discard": "discard down to the item limit",
-}
-
-
-def _name(names: dict[str, str], pid: str | None, width: int = 12) -> str:
-    if pid is None:
-        return "-"
-    n = names.get(pid, pid)
-    return n if len(n) <= width else n[: width - 1] + "…"
-
-
-def _dice(dice: list[int] | None) -> str:
-    return " ".join(str(d) for d in dice) if dice else "-"
-
-
-# -- text ------------------------------------------------------------------------------------
-
-
-def render_text(view: dict[str, Any], names: dict[str, str]) -> str:
-    """A compact status block (code block plus a few short lines), <= 1800 characters."""
-    lines: list[str] = []
-    over = view["phase"] == "over"
-    cur = None if over else view["current"]  # nobody is "to play" on a finished board
-    shown_round = min(view["round"], view["max_rounds"]) if view.get("max_rounds") else view["round"]
-    title = f"DRAGON FARKLE · round {shown_round}"  # the counter passes the limit as the game ends
-    if view.get("max_rounds"):
-        title += f"/{view['max_rounds']}"
-    lines.append(title)
-    for pid in view["players"]:
-        mark = ">" if pid == cur else " "
-        army = view["armies"][pid]
-        items = view["item_counts"][pid]
-        pend = view["pending_counts"][pid]
-        cursed = view.get("cursed_counts", {}).get(pid, 0)
-        item_txt = f"{items} item{'s' if items != 1 else ''}"
-        if pend:
-            item_txt += f" +{pend} new"
-        if cursed:
-            item_txt += f" ({cursed} cursed)"
-        keep = "*" if army >= view["keep_min_army"] else " "
-        # the padding is unbreakable: a phone wraps a long code line at a space, and must not
-        # part a name from its army ("dave" / "40")
-        name = _name(names, pid)
-        lines.append(f"{mark}{with_score(name, ' ' * (11 - len(name)) + f'{army:>6,}{keep}')} {item_txt}")
-        lines.append(f"   {view['companions'][pid]['name']}")
-    lines.append(f"(* = {view['keep_min_army']:,}+: may fight the dragon)")
-    table = len(lines)
-    lines.append("")
-    if view["phase"] == "over":
-        if view.get("winner"):
-            lines.append(f"{_name(names, view['winner'])} slew the dragon!")
-        else:
-            lines.append(f"Game over: {fill_names(view.get('end_reason') or '', names)}")
-    else:
-        act = ACTION_LABEL.get(view["action"] or "", "")
-        turn = f"Turn: {_name(names, cur)}"
-        if act:
-            turn += f" · {act}"
-        if view["action"] == "brawl" and view.get("defender"):
-            turn += f" vs {_name(names, view['defender'])}"
-        lines.append(turn)
-        if view["action"] == "brawl" and view.get("attack_score") is not None:
-            lines.append(f"Attack score: {view['attack_score']:,}")
-        if view.get("roll") is not None:
-            who = _name(names, view["actor"])
-            what = "Roll" if view["phase"] == "roll" else "Left"
-            lines.append(
-                f"{what} ({who}): {_dice(view['roll'])}  Event: {EVENT_LABEL.get(view['event'], '-')}"
-            )
-        if view["action"] is not None:
-            lines.append(f"Set aside: {_dice(view['set_aside'])}")
-            if view["action"] != "battle":
-                label = "Turn total" if view["action"] == "recruit" else "Brawl score"
-                lines.append(f"{label}: {view['turn_total']:,}")
-        if view.get("battle"):
-            dmg, hp = view["battle"]["damage"], view["battle"]["hp"]
-            lines.append(f"Dragon: {'X' * dmg}{'o' * max(0, hp - dmg)} ({dmg}/{hp} damage)")
-            lines.append(f"{hp - dmg} more damage this turn slays it; a Farkle heals it")
-        waiting = ", ".join(_name(names, p) for p in view["to_act"])
-        hint = PHASE_HINT.get(view["phase"], "")
-        if view["action"] == "battle" and view["phase"] == "roll":
-            hint = "resolve the roll"  # what the board's button says (the dice are not set aside)
-        if waiting:
-            lines.append(f"Waiting for {waiting}: {hint}")
-    wrapped = lines[:table] + [part for line in lines[table:] for part in wrap_code(line, CODE_WIDTH)]
-    body = "\n".join(wrapped)
-    extra = ""
-    if view.get("my_items") is not None:
-        mine = [i["name"] for i in view["my_items"]] + [
-            f"{i['name']} (new)" for i in view.get("my_pending", [])
-        ]
-        extra = "\nYour Magic Items: " + (", ".join(mine) if mine else "none")
-    text = f"```\n{body}\n```{extra}"
-    return text if len(text) <= 1800 else text[:1796] + "…```"
-
-
-# -- PNG -------------------------------------------------------------------------------------
+from render.farkle.text import EVENT_LABEL, PHASE_HINT
+from render.text import fill_names
 
 W, H = 720, 420
 SMALL = smallest_font(W)  # 18: no text smaller, so that a phone (360 px wide) can read it
@@ -278,7 +165,9 @@ def _dice_rows(c: Canvas, view: dict[str, Any], y: int) -> None:
     c.text((ASIDE_X, y), "set aside", font(SMALL), MUTED)
     for k, v in enumerate(aside[:12]):
         col, line = k % 6, k // 6
-        c.image.paste(_die_tile(v, ASIDE, DIE_ASIDE), (ASIDE_X + col * (ASIDE + 4), y + 20 + line * (ASIDE + 4)))
+        c.image.paste(
+            _die_tile(v, ASIDE, DIE_ASIDE), (ASIDE_X + col * (ASIDE + 4), y + 20 + line * (ASIDE + 4))
+        )
 
 
 def _status(c: Canvas, view: dict[str, Any], names: dict[str, str], y: int) -> None:
@@ -344,8 +233,13 @@ def _battle(c: Canvas, view: dict[str, Any], names: dict[str, str]) -> None:
         c.text((x0, y), names.get(pid, pid), font(SMALL), MUTED, width=x1 - x0 - 80)
         c.text((x1, y), f"{view['armies'][pid]:,}", font(SMALL), MUTED, anchor="ra")
         y += 21
-    c.text((20, BOTTOM - 48), "Scoring dice cost soldiers; a Farkle (nothing scores) heals the dragon.",
-           font(SMALL), MUTED, width=W - 40)
+    c.text(
+        (20, BOTTOM - 48),
+        "Scoring dice cost soldiers; a Farkle (nothing scores) heals the dragon.",
+        font(SMALL),
+        MUTED,
+        width=W - 40,
+    )
     _dice_rows(c, view, SPLIT + 10)
     _status(c, view, names, BOTTOM - 10)
 
@@ -436,6 +330,3 @@ def render_png(view: dict[str, Any], names: dict[str, str]) -> bytes:
     buf = io.BytesIO()
     img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
-
-
-register("farkle", render_text, render_png)
