@@ -143,3 +143,23 @@ async def test_the_real_client_waits_out_a_429_and_it_is_counted(monkeypatch):
     assert data["id"] == "5"
     assert len(calls) == 2 and calls[1] - calls[0] >= 0.19  # retried after retry_after, not before
     assert ledger.figures()["invalid"] == {429: 1}
+
+
+async def test_a_click_answered_after_discords_3_s_logs_one_line_and_sends_nothing_more(world, caplog):
+    """Under overload a click may be answered after Discord's 3 s (10062, the token is gone): no
+    reply can reach the member then, so none is tried, and it is one WARNING line, not an
+    "unexpected error" traceback (both made an overloaded bot slower still)."""
+    env, bot, channel, alice = world
+    bob = channel.guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "game new", game="ninesons")
+    callbacks = "/interactions/*/*/callback"
+    env.inject_error("POST", callbacks, status=404, code=10062, message="Unknown interaction", times=None)
+    before = len(env.http_requests)
+    with caplog.at_level(logging.WARNING):
+        await bob.click(last_board(channel), label="Join")
+    tried = [r for r in env.http_requests[before:] if r.path.endswith("/callback")]
+    assert len(tried) == 1  # the late answer itself; no second try to report the failure
+    assert not [r for r in env.http_requests[before:] if r.path.startswith("/webhooks/")]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    late = [r for r in caplog.records if "after Discord's 3 s" in r.getMessage()]
+    assert len(late) == 1 and late[0].exc_info is None
