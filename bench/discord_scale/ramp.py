@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import os
 import random
+import signal
 import time
 from dataclasses import dataclass
 
 from bench.discord_scale.harness import cpu_seconds, running_bot, summarise
-from bench.discord_scale.table import Stats, Table
+from bench.discord_scale.table import SqliteReader, Stats, Table
 from tests.wire.fake_discord import FakeDiscord
 from tests.wire.ratelimits import BOT, GLOBAL_LIMIT
 
@@ -128,14 +130,25 @@ async def _measure(fake: FakeDiscord, stats: Stats, bot_pid: int, games: int, se
 
 
 async def ramp(
-    steps: list[int], window: float, think: tuple[float, float], seed: int, warmup: float
+    steps: list[int],
+    window: float,
+    think: tuple[float, float],
+    seed: int,
+    warmup: float,
+    profile: str | None = None,
+    pin: bool = False,
 ) -> list[StepResult]:
-    """Run the steps in order, printing one line per step; stop after the first that fails."""
+    """Run the steps in order, printing one line per step; stop after the first that fails.
+    With ``profile`` (a path prefix) the bot runs under cProfile and writes one profile per
+    measuring window (``<prefix>.<2k+1>.prof`` for step k; the even ones are the warm-ups)."""
     results: list[StepResult] = []
     stats = Stats()
     tasks: list[asyncio.Task[None]] = []
-    async with running_bot(enforce=True) as (fake, bot):
+    async with running_bot(enforce=True, profile=profile) as (fake, bot):
         assert bot.process is not None
+        if pin:
+            print(pin_cores(bot.process.pid), flush=True)
+        reader = SqliteReader(bot.database_path)
         print(HEADER, flush=True)
         try:
             for games in steps:
@@ -146,12 +159,17 @@ async def ramp(
                         fake, bot, MIX[index % len(MIX)], index, random.Random(seed * 100_003 + index), stats
                     )
                     table.db_poll = 0.2
+                    table.query = reader
                     await fake.announce_guild(table.guild)
                     tasks.append(asyncio.create_task(_keep_playing(table, added / OPEN_PER_SECOND, think)))
                     added += 1
                 # Every new game opened and a first think time passed before measuring.
                 await asyncio.sleep(added / OPEN_PER_SECOND + warmup)
+                if profile:
+                    bot.process.send_signal(signal.SIGUSR1)  # the warm-up's profile, then the window's
                 result = await _measure(fake, stats, bot.process.pid, games, window)
+                if profile:
+                    bot.process.send_signal(signal.SIGUSR1)
                 results.append(result)
                 print(result.line(), flush=True)
                 burst = ", ".join(
@@ -166,9 +184,21 @@ async def ramp(
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        reader.close()
         if stats.failures:
             print(f"{len(stats.failures)} table failures, e.g.: {stats.failures[:3]}", flush=True)
     return results
+
+
+def pin_cores(bot_pid: int) -> str:
+    """The bot on the first CPU, this process (fake Discord + members) on the others, so the
+    simulated members do not take the bot's core; what was done, as a line to print."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        return f"pin: only CPU {cpus} available, nothing pinned"
+    os.sched_setaffinity(bot_pid, {cpus[0]})
+    os.sched_setaffinity(0, set(cpus[1:]))
+    return f"pin: bot process on CPU {cpus[0]}, bench (fake Discord + members) on CPU {','.join(map(str, cpus[1:]))}"
 
 
 def holds(results: list[StepResult]) -> int:
