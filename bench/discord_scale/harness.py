@@ -157,10 +157,13 @@ async def _one_game(fake: FakeDiscord, table: Table) -> tuple[Table, int]:
     return table, since
 
 
-async def per_move(games_per_kind: int, seed: int, kinds: list[str], via: str) -> list[GameCost]:
+async def per_move(
+    games_per_kind: int, seed: int, kinds: list[str], via: str, profile: str | None = None
+) -> list[GameCost]:
     """Whole games, all at once in their own servers, every request of a server counted from
-    its Start click to the last request after the end (the lobby is not counted)."""
-    async with running_bot(enforce=False) as (fake, bot):
+    its Start click to the last request after the end (the lobby is not counted). With
+    ``profile`` the bot runs under cProfile (``<profile>.last.prof``: the whole run)."""
+    async with running_bot(enforce=False, profile=profile) as (fake, bot):
         stats = Stats()
         tables = [
             Table(fake, bot, kind, index, random.Random(seed + index), stats, via=via)

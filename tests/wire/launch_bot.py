@@ -45,7 +45,12 @@ class WindowProfiler:
 
     def _dump(self, _signum: int = 0, _frame: FrameType | None = None) -> None:
         self.profile.disable()
-        self.profile.dump_stats(f"{self.prefix}.{self.dumps}.prof")
+        # A SIGTERM right after the bench's last SIGUSR1 must not cut the file short.
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        try:
+            self.profile.dump_stats(f"{self.prefix}.{self.dumps}.prof")
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         self.dumps += 1
         self.profile = self._new()
         self.profile.enable()
