@@ -44,6 +44,11 @@ class StepResult:
     failures: int
 
     @property
+    def bot_ms_per_move(self) -> float:
+        """The bot's CPU per member move, everything included (AI moves, new games' lobbies)."""
+        return 1000 * self.bot_cpu / self.moves_per_second if self.moves_per_second else float("nan")
+
+    @property
     def acked_share(self) -> float:
         return self.acked / self.interactions if self.interactions else 1.0
 
@@ -68,13 +73,13 @@ class StepResult:
             f"{self.games:>6} {self.moves_per_second:>7.2f} {self.outside_per_second:>8.1f} "
             f"{self.outside_peak_second:>5} {self.interaction_requests_per_second:>8.1f} {self.rate_limited:>5} "
             f"{self.invalid:>7} {self.acked_share:>7.1%} {self.board_p50:>7.2f} {self.board_p99:>7.2f} "
-            f"{self.bot_cpu:>7.0%} {self.bench_cpu:>7.0%}  {'holds' if not self.reasons() else '; '.join(self.reasons())}"
+            f"{self.bot_cpu:>7.0%} {self.bot_ms_per_move:>7.1f} {self.bench_cpu:>7.0%}  {'holds' if not self.reasons() else '; '.join(self.reasons())}"
         )
 
 
 HEADER = (
     f"{'games':>6} {'moves/s':>7} {'out req/s':>8} {'peak':>5} {'ix req/s':>8} {'429s':>5} "
-    f"{'invalid':>7} {'acked':>7} {'c2b p50':>7} {'c2b p99':>7} {'bot CPU':>7} {'bench':>7}  verdict"
+    f"{'invalid':>7} {'acked':>7} {'c2b p50':>7} {'c2b p99':>7} {'bot CPU':>7} {'ms/move':>7} {'bench':>7}  verdict"
 )
 
 
