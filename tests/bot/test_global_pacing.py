@@ -8,14 +8,12 @@ them) arrive at most 50 in any one second, and all succeed. Interaction endpoint
 from __future__ import annotations
 
 import asyncio
-import json
 
 import pytest
 from aiohttp import web
-from discord.http import HTTPClient, Route
 
 from cogs.pacing import DOCUMENTED_GLOBAL_LIMIT, HEADROOM, GlobalPacer, is_global_request
-from cogs.requests import RequestLedger
+from tests.bot.loopback import as_json, loopback_client
 
 
 def most_in_one_second(times: list[float]) -> int:
@@ -35,32 +33,11 @@ async def test_a_burst_of_channel_requests_arrives_under_the_global_limit(monkey
     async def channel(request: web.Request) -> web.Response:
         arrived.append(loop.time())
         channel_id = request.match_info["id"]
-        body = {"id": channel_id, "type": 0, "name": "games", "guild_id": "1", "position": 0}
-        return web.Response(body=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+        return as_json({"id": channel_id, "type": 0, "name": "games", "guild_id": "1", "position": 0})
 
-    async def me(request: web.Request) -> web.Response:
-        body = {"id": "9", "username": "bot", "discriminator": "0", "avatar": None, "bot": True}
-        return web.Response(body=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-
-    app = web.Application()
-    app.router.add_get("/api/v10/channels/{id}", channel)
-    app.router.add_get("/api/v10/users/@me", me)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
-    ledger = RequestLedger()
-    http = HTTPClient(loop, http_trace=ledger.trace_config())
-    ledger.install(http)
-    try:
-        await http.static_login("t")
+    async with loopback_client({"/channels/{id}": channel}, monkeypatch) as (http, ledger):
         arrived.clear()  # the login's own request
         answers = await asyncio.gather(*(http.get_channel(1000 + i) for i in range(150)))
-    finally:
-        await http.close()
-        await runner.cleanup()
     assert len(answers) == 150
     assert most_in_one_second(arrived) <= DOCUMENTED_GLOBAL_LIMIT
     assert ledger.figures()["paced"] > 0
