@@ -21,6 +21,7 @@ from storage.db import DAMAGED_MESSAGE
 log = logging.getLogger("dragon_tavern.cogs.errors")
 
 GAME_GONE = "This game no longer exists."
+UNKNOWN_INTERACTION = 10062  # Discord: the interaction was not answered within 3 s, its token is gone
 READ_ONLY = ("🛑 The bot's database file was removed or replaced while it was running, so the bot is "
              "read-only until it is restarted: nothing was changed. Please tell the bot's operator.")
 
@@ -76,9 +77,25 @@ async def reply_privately(interaction: discord.Interaction, text: str) -> None:
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
+    except discord.HTTPException as exc:
+        if answered_too_late(exc):
+            log.warning("an interaction was answered after Discord's 3 s (10062); the bot may be overloaded")
+            return
         log.warning("could not deliver an error message to the user", exc_info=True)
 
 
+def answered_too_late(error: BaseException) -> bool:
+    """Discord refused the answer to an interaction because its 3 s had passed (10062)."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    return isinstance(error, discord.NotFound) and error.code == UNKNOWN_INTERACTION
+
+
 async def report(interaction: discord.Interaction, error: BaseException) -> None:
+    if answered_too_late(error):
+        # No reply can reach the member any more (the token died with the 3 s), so none is
+        # tried; and it is a load symptom, not a bug: one line, no traceback. Under overload a
+        # traceback and a doomed reply per late click made the bot slower still.
+        log.warning("an interaction was answered after Discord's 3 s (10062); the bot may be overloaded")
+        return
     await reply_privately(interaction, user_message(error))

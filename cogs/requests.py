@@ -3,7 +3,8 @@
 discord.py's HTTPClient already reads Discord's rate-limit headers (``X-RateLimit-Remaining``,
 ``-Reset-After``, ``-Bucket``: a bucket is waited for before it is empty) and retries a 429
 after the ``retry_after`` of its body (the whole client waits on a global one); see
-``discord/http.py``, ``HTTPClient.request``. Nothing here re-implements that. What it adds:
+``discord/http.py``, ``HTTPClient.request``. Nothing here re-implements that. What it adds
+(besides the trace that spaces requests under the global limit, cogs.pacing):
 
 * **Counting.** Discord blocks a bot for a while after 10,000 invalid requests (401, 403,
   429) in 10 minutes. Every such response is counted (:attr:`RequestLedger.invalid`, by
@@ -34,6 +35,8 @@ import aiohttp
 import discord
 from discord.http import HTTPClient, Route
 
+from cogs.pacing import GlobalPacer, is_global_request
+
 log = logging.getLogger("dragon_tavern.cogs.requests")
 
 INVALID = frozenset({401, 403, 429})
@@ -47,8 +50,9 @@ _CHANNEL = re.compile(r"^/channels/(\d+)")
 
 
 class RequestLedger:
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, pacer: GlobalPacer | None = None) -> None:
         self.clock = clock
+        self.pacer = pacer or GlobalPacer()
         self.invalid: Counter[int] = Counter()  # since start, by status
         self.avoided = 0  # requests not sent: their target was known to refuse them
         self._window_start = clock()
@@ -82,14 +86,31 @@ class RequestLedger:
         return 0 if self.clock() - self._window_start >= WINDOW else self._window
 
     def trace_config(self) -> aiohttp.TraceConfig:
-        """For ``Client(http_trace=...)``: sees every response, the 429s discord.py retries too."""
+        """For ``Client(http_trace=...)``: sees every response, the 429s discord.py retries too;
+        and spaces the requests bound to the global limit (cogs.pacing) just before they leave."""
         trace = aiohttp.TraceConfig()
 
+        async def on_request_start(session: Any, context: Any, params: Any) -> None:
+            if is_global_request(params.url.path):
+                await self.pacer.wait()
+                context.pacer_turn = True
+
+        async def on_connected(session: Any, context: Any, params: Any) -> None:
+            if getattr(context, "pacer_turn", False):
+                context.pacer_turn = False
+                self.pacer.left()
+
         async def on_request_end(session: Any, context: Any, params: Any) -> None:
+            await on_connected(session, context, params)
             if params.response.status == 429:
                 self.record(429)
+                self.pacer.global_limit_hit(params.response.headers)
 
+        trace.on_request_start.append(on_request_start)
+        trace.on_connection_create_end.append(on_connected)
+        trace.on_connection_reuseconn.append(on_connected)
         trace.on_request_end.append(on_request_end)
+        trace.on_request_exception.append(on_connected)  # a failed request gives its turn back
         return trace
 
     # -- the client's requests ---------------------------------------------------------------
@@ -144,4 +165,9 @@ class RequestLedger:
 
     def figures(self) -> dict[str, Any]:
         """What a bench or test reads: invalid requests by status, in the window, avoided."""
-        return {"invalid": dict(self.invalid), "in_window": self.in_window, "avoided": self.avoided}
+        return {
+            "invalid": dict(self.invalid),
+            "in_window": self.in_window,
+            "avoided": self.avoided,
+            "paced": self.pacer.waited,
+        }

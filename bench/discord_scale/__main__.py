@@ -33,10 +33,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plot", action="store_true", help=f"draw the ramp into {PLOT.name}")
     parser.add_argument("--redraw", action="store_true", help="draw the plot again from its saved figures")
     parser.add_argument("--seed", type=int, default=25)
+    parser.add_argument(
+        "--pin", action="store_true", help="the bot on one CPU, the bench on the others (sched_setaffinity)"
+    )
+    parser.add_argument(
+        "--profile", metavar="PREFIX", help="run the bot under cProfile: PREFIX.<n>.prof per warm-up/window"
+    )
     args = parser.parse_args(argv)
     if args.per_move:
         kinds = [k for k in args.kinds.split(",") if k]
-        costs = asyncio.run(per_move(args.games, args.seed, kinds, args.via))
+        costs = asyncio.run(per_move(args.games, args.seed, kinds, args.via, args.profile))
         print("\n".join(per_move_table(costs, args.via)))
         return 0
     if args.redraw:
@@ -56,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     warmup = min(high, 15.0 if args.quick else 20.0)
-    results = asyncio.run(ramp(steps, window, (low, high), args.seed, warmup=warmup))
+    results = asyncio.run(
+        ramp(steps, window, (low, high), args.seed, warmup=warmup, profile=args.profile, pin=args.pin)
+    )
     if args.plot:
         from bench.discord_scale.plot import draw, save
 

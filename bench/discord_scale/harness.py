@@ -20,6 +20,7 @@ from bench.discord_scale.table import KINDS, Stats, Table, turn_changes
 from cogs.plugins import load_plugins
 from tests.wire.botproc import BotProcess
 from tests.wire.fake_discord import FakeDiscord, RecordedRequest
+from tests.wire.launch_bot import PROFILE_VAR
 from tests.wire.patch_client import point_discord_at, restore_real_discord
 from tests.wire.ratelimits import BOT, INTERACTION, RateLimitCounts, classify
 
@@ -37,9 +38,10 @@ def cpu_seconds(pid: int | None = None) -> float:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    *, enforce: bool, workdir: Path | None = None
+    *, enforce: bool, workdir: Path | None = None, profile: str | None = None
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
-    """A fake Discord with one guild for command sync, and the real bot connected to it."""
+    """A fake Discord with one guild for command sync, and the real bot connected to it
+    (under cProfile when ``profile`` names a path prefix: see tests/wire/launch_bot.py)."""
     load_plugins(ui=False)
     with tempfile.TemporaryDirectory(prefix="dt-scale-") as tmp:
         where = workdir or Path(tmp)
@@ -47,7 +49,8 @@ async def running_bot(
             point_discord_at(fake.base_url)
             home = fake.create_guild("Bench home")
             home.create_text_channel("games")
-            bot = BotProcess(fake, home.id, where, name="scale-bot", env={"LOG_LEVEL": "WARNING"})
+            env = {"LOG_LEVEL": "WARNING", **({PROFILE_VAR: profile} if profile else {})}
+            bot = BotProcess(fake, home.id, where, name="scale-bot", env=env)
             try:
                 await bot.start(timeout=60)
                 await fake.wait_until(
@@ -154,10 +157,13 @@ async def _one_game(fake: FakeDiscord, table: Table) -> tuple[Table, int]:
     return table, since
 
 
-async def per_move(games_per_kind: int, seed: int, kinds: list[str], via: str) -> list[GameCost]:
+async def per_move(
+    games_per_kind: int, seed: int, kinds: list[str], via: str, profile: str | None = None
+) -> list[GameCost]:
     """Whole games, all at once in their own servers, every request of a server counted from
-    its Start click to the last request after the end (the lobby is not counted)."""
-    async with running_bot(enforce=False) as (fake, bot):
+    its Start click to the last request after the end (the lobby is not counted). With
+    ``profile`` the bot runs under cProfile (``<profile>.last.prof``: the whole run)."""
+    async with running_bot(enforce=False, profile=profile) as (fake, bot):
         stats = Stats()
         tables = [
             Table(fake, bot, kind, index, random.Random(seed + index), stats, via=via)

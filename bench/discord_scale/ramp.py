@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import os
 import random
+import signal
 import time
 from dataclasses import dataclass
 
 from bench.discord_scale.harness import cpu_seconds, running_bot, summarise
-from bench.discord_scale.table import Stats, Table
+from bench.discord_scale.table import SqliteReader, Stats, Table
 from tests.wire.fake_discord import FakeDiscord
 from tests.wire.ratelimits import BOT, GLOBAL_LIMIT
 
@@ -42,6 +44,11 @@ class StepResult:
     failures: int
 
     @property
+    def bot_ms_per_move(self) -> float:
+        """The bot's CPU per member move, everything included (AI moves, new games' lobbies)."""
+        return 1000 * self.bot_cpu / self.moves_per_second if self.moves_per_second else float("nan")
+
+    @property
     def acked_share(self) -> float:
         return self.acked / self.interactions if self.interactions else 1.0
 
@@ -66,13 +73,13 @@ class StepResult:
             f"{self.games:>6} {self.moves_per_second:>7.2f} {self.outside_per_second:>8.1f} "
             f"{self.outside_peak_second:>5} {self.interaction_requests_per_second:>8.1f} {self.rate_limited:>5} "
             f"{self.invalid:>7} {self.acked_share:>7.1%} {self.board_p50:>7.2f} {self.board_p99:>7.2f} "
-            f"{self.bot_cpu:>7.0%} {self.bench_cpu:>7.0%}  {'holds' if not self.reasons() else '; '.join(self.reasons())}"
+            f"{self.bot_cpu:>7.0%} {self.bot_ms_per_move:>7.1f} {self.bench_cpu:>7.0%}  {'holds' if not self.reasons() else '; '.join(self.reasons())}"
         )
 
 
 HEADER = (
     f"{'games':>6} {'moves/s':>7} {'out req/s':>8} {'peak':>5} {'ix req/s':>8} {'429s':>5} "
-    f"{'invalid':>7} {'acked':>7} {'c2b p50':>7} {'c2b p99':>7} {'bot CPU':>7} {'bench':>7}  verdict"
+    f"{'invalid':>7} {'acked':>7} {'c2b p50':>7} {'c2b p99':>7} {'bot CPU':>7} {'ms/move':>7} {'bench':>7}  verdict"
 )
 
 
@@ -128,14 +135,25 @@ async def _measure(fake: FakeDiscord, stats: Stats, bot_pid: int, games: int, se
 
 
 async def ramp(
-    steps: list[int], window: float, think: tuple[float, float], seed: int, warmup: float
+    steps: list[int],
+    window: float,
+    think: tuple[float, float],
+    seed: int,
+    warmup: float,
+    profile: str | None = None,
+    pin: bool = False,
 ) -> list[StepResult]:
-    """Run the steps in order, printing one line per step; stop after the first that fails."""
+    """Run the steps in order, printing one line per step; stop after the first that fails.
+    With ``profile`` (a path prefix) the bot runs under cProfile and writes one profile per
+    measuring window (``<prefix>.<2k+1>.prof`` for step k; the even ones are the warm-ups)."""
     results: list[StepResult] = []
     stats = Stats()
     tasks: list[asyncio.Task[None]] = []
-    async with running_bot(enforce=True) as (fake, bot):
+    async with running_bot(enforce=True, profile=profile) as (fake, bot):
         assert bot.process is not None
+        if pin:
+            print(pin_cores(bot.process.pid), flush=True)
+        reader = SqliteReader(bot.database_path)
         print(HEADER, flush=True)
         try:
             for games in steps:
@@ -146,12 +164,17 @@ async def ramp(
                         fake, bot, MIX[index % len(MIX)], index, random.Random(seed * 100_003 + index), stats
                     )
                     table.db_poll = 0.2
+                    table.query = reader
                     await fake.announce_guild(table.guild)
                     tasks.append(asyncio.create_task(_keep_playing(table, added / OPEN_PER_SECOND, think)))
                     added += 1
                 # Every new game opened and a first think time passed before measuring.
                 await asyncio.sleep(added / OPEN_PER_SECOND + warmup)
+                if profile:
+                    bot.process.send_signal(signal.SIGUSR1)  # the warm-up's profile, then the window's
                 result = await _measure(fake, stats, bot.process.pid, games, window)
+                if profile:
+                    bot.process.send_signal(signal.SIGUSR1)
                 results.append(result)
                 print(result.line(), flush=True)
                 burst = ", ".join(
@@ -166,9 +189,21 @@ async def ramp(
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
+        reader.close()
         if stats.failures:
             print(f"{len(stats.failures)} table failures, e.g.: {stats.failures[:3]}", flush=True)
     return results
+
+
+def pin_cores(bot_pid: int) -> str:
+    """The bot on the first CPU, this process (fake Discord + members) on the others, so the
+    simulated members do not take the bot's core; what was done, as a line to print."""
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        return f"pin: only CPU {cpus} available, nothing pinned"
+    os.sched_setaffinity(bot_pid, {cpus[0]})
+    os.sched_setaffinity(0, set(cpus[1:]))
+    return f"pin: bot process on CPU {cpus[0]}, bench (fake Discord + members) on CPU {','.join(map(str, cpus[1:]))}"
 
 
 def holds(results: list[StepResult]) -> int:

@@ -13,8 +13,11 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine import registry
@@ -89,16 +92,32 @@ class Table:
         self.lobby: dict[str, Any] = {}
         self.db_poll = 0.05  # seconds between looks at the database while waiting for the bot
         self.games_finished = 0
+        # How the bot's database is read: the bot's own (a connection per query), or a shared
+        # SqliteReader for the ramp's hundreds of tables.
+        self.query: Callable[..., list[tuple[Any, ...]]] = bot.query if bot is not None else _no_database
+        self._seen: tuple[int, int, Game | None, dict[str, str]] | None = None  # gid, version, game, seats
 
     # -- the bot's database (read-only) ---------------------------------------------------------
     def load(self) -> tuple[dict[str, Any], Game | None]:
-        assert self.bot is not None
-        [(kind, state, version, board, status)] = self.bot.query(
-            "SELECT kind, state, version, board_message_id, status FROM games WHERE id = ?", self.gid
+        """The game's row and its engine game. The state is read and restored only when its
+        version moved (the members look often; a restore per look was most of the bench's CPU)."""
+        [(version, board, status)] = self.query(
+            "SELECT version, board_message_id, status FROM games WHERE id = ?", self.gid
         )
-        seats = self.bot.query("SELECT seat, user_id FROM seats WHERE game_id = ?", self.gid)
-        rec = {"version": version, "board": board, "status": status, "users": dict(seats)}
-        return rec, registry.restore(kind, json.loads(state)) if state else None
+        seen = self._seen
+        if seen is None or seen[:2] != (self.gid, version):
+            [(kind, state, version)] = self.query(
+                "SELECT kind, state, version FROM games WHERE id = ?", self.gid
+            )
+            users = dict(self.query("SELECT seat, user_id FROM seats WHERE game_id = ?", self.gid))
+            seen = self._seen = (
+                self.gid,
+                version,
+                registry.restore(kind, json.loads(state)) if state else None,
+                users,
+            )
+        rec = {"version": version, "board": board, "status": status, "users": seen[3]}
+        return rec, seen[2]
 
     def board(self) -> dict[str, Any] | None:
         rec, _ = self.load()
@@ -321,6 +340,24 @@ class Table:
             await asyncio.sleep(0.5 if think[1] else 0.1)
         self.games_finished += 1
         return True
+
+
+class SqliteReader:
+    """One read-only connection to the bot's SQLite file, shared by every table of a run (a
+    connection per look cost more than the look). Autocommit: each query sees the latest commit."""
+
+    def __init__(self, path: Path) -> None:
+        self.connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5, isolation_level=None)
+
+    def __call__(self, sql: str, *params: Any) -> list[tuple[Any, ...]]:
+        return self.connection.execute(sql, params).fetchall()
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def _no_database(sql: str, *params: Any) -> list[tuple[Any, ...]]:
+    raise RuntimeError("this table has no bot to read")
 
 
 def _shown(message: dict[str, Any]) -> str:

@@ -20,6 +20,7 @@ hidden information (only the deck order, which the view never shows), so every a
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any, cast
 
 from cogs.ui import GameUI, register
@@ -32,15 +33,29 @@ if TYPE_CHECKING:
 DIRECT_BUTTONS = 5  # this many legal actions or fewer: one button each, one click per move
 
 
+# The view the menu's labels read, one per game, ply and seat: the menu asks once per legal
+# action (up to ~60), and a view per ask was the bot's largest CPU cost at 400 games.
+_VIEWS: weakref.WeakKeyDictionary[NineSonsGame, tuple[int, str, dict[str, Any]]] = weakref.WeakKeyDictionary()
+
+
+def menu_view(game: NineSonsGame, seat: str) -> dict[str, Any]:
+    """``game.view(seat)``, computed once per ply (shared: read it, do not change it)."""
+    ply = len(game.log)
+    cached = _VIEWS.get(game)
+    if cached is None or cached[:2] != (ply, seat):
+        cached = _VIEWS[game] = (ply, seat, game.view(seat))
+    return cached[2]
+
+
 def menu_path(game: NineSonsGame, seat: str, action: str) -> list[str]:
     """Labels placing ``action`` in the move menu of ``seat`` (see the module docstring)."""
     if action.startswith("tame:"):
-        return [tame_label(game.view(seat), seat, action)]
+        return [tame_label(menu_view(game, seat), seat, action)]
     by_origin = game.legal_by_origin(seat)  # cached per ply: the menu asks once per action
     whole_move = game.describe_action(seat, action)
     if sum(map(len, by_origin.values())) <= DIRECT_BUTTONS or len(by_origin.get(origin_of(action), ())) == 1:
         return [whole_move]  # nothing to choose between: one button plays it
-    view = game.view(seat)
+    view = menu_view(game, seat)
     if "@" in action:
         value, _, cell = action.partition("@")
         return [f"Place a {value}", cell_label(view, cell)]
@@ -58,7 +73,7 @@ def cell_label(view: dict[str, Any], cell: str) -> str:
 
 
 def stack_label(view: dict[str, Any], cell: str) -> str:
-    """"Move die on a1", or "Move stack on a1 (3 dice)": a stack takes one step per die."""
+    """ "Move die on a1", or "Move stack on a1 (3 dice)": a stack takes one step per die."""
     stack: list[list[Any]] = next((c["stack"] for c in view["cells"] if c["cell"] == cell), [])
     return f"Move stack on {cell} ({len(stack)} dice)" if len(stack) > 1 else f"Move die on {cell}"
 

@@ -7,26 +7,15 @@ server for the 429 that discord.py's own client waits out (``retry_after``) and 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 
 import discord
 import pytest
 from aiohttp import web
-from discord.http import HTTPClient, Route
 
 from cogs import requests as ledger_module
-from cogs.requests import RequestLedger
 from tests.bot.helpers import last_board
-
-
-def as_json(data: dict, *, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
-    """JSON as Discord sends it (discord.py reads a body as JSON only for exactly this type)."""
-    return web.Response(
-        body=json.dumps(data).encode(),
-        status=status,
-        headers={"Content-Type": "application/json", **(headers or {})},
-    )
+from tests.bot.loopback import as_json, loopback_client
 
 
 @pytest.fixture
@@ -119,27 +108,28 @@ async def test_the_real_client_waits_out_a_429_and_it_is_counted(monkeypatch):
             },
         )
 
-    async def me(request: web.Request) -> web.Response:
-        return as_json({"id": "9", "username": "bot", "discriminator": "0", "avatar": None, "bot": True})
-
-    app = web.Application()
-    app.router.add_get("/api/v10/channels/5", channel)
-    app.router.add_get("/api/v10/users/@me", me)
-    runner = web.AppRunner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-    monkeypatch.setattr(Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
-    ledger = RequestLedger()
-    http = HTTPClient(loop, http_trace=ledger.trace_config())
-    ledger.install(http)
-    try:
-        await http.static_login("t")  # opens the client's aiohttp session, with the trace
+    async with loopback_client({"/channels/5": channel}, monkeypatch) as (http, ledger):
         data = await http.get_channel(5)
-    finally:
-        await http.close()
-        await runner.cleanup()
     assert data["id"] == "5"
     assert len(calls) == 2 and calls[1] - calls[0] >= 0.19  # retried after retry_after, not before
     assert ledger.figures()["invalid"] == {429: 1}
+
+
+async def test_a_click_answered_after_discords_3_s_logs_one_line_and_sends_nothing_more(world, caplog):
+    """Under overload a click may be answered after Discord's 3 s (10062, the token is gone): no
+    reply can reach the member then, so none is tried, and it is one WARNING line, not an
+    "unexpected error" traceback (both made an overloaded bot slower still)."""
+    env, bot, channel, alice = world
+    bob = channel.guild.add_member(env.create_user("bob"))
+    await alice.slash(channel, "game new", game="ninesons")
+    callbacks = "/interactions/*/*/callback"
+    env.inject_error("POST", callbacks, status=404, code=10062, message="Unknown interaction", times=None)
+    before = len(env.http_requests)
+    with caplog.at_level(logging.WARNING):
+        await bob.click(last_board(channel), label="Join")
+    tried = [r for r in env.http_requests[before:] if r.path.endswith("/callback")]
+    assert len(tried) == 1  # the late answer itself; no second try to report the failure
+    assert not [r for r in env.http_requests[before:] if r.path.startswith("/webhooks/")]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+    late = [r for r in caplog.records if "after Discord's 3 s" in r.getMessage()]
+    assert len(late) == 1 and late[0].exc_info is None

@@ -466,6 +466,9 @@ class FakeDiscord:
         self.guilds: dict[int, FakeGuild] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, dict[str, Any]] = {}  # message id -> message payload
+        # channel id -> its message ids in creation order (a dict as an ordered set): a look at one
+        # channel must not scan every message (the scale bench has thousands of channels)
+        self._channel_message_ids: dict[int, dict[int, None]] = {}
         self.attachments: dict[int, bytes] = {}  # attachment id -> content (served to the client)
         self.message_edits: list[RecordedRequest] = []
         self.global_commands: list[dict[str, Any]] = []
@@ -651,7 +654,8 @@ class FakeDiscord:
 
     def channel_messages(self, channel: FakeChannel | int) -> list[dict[str, Any]]:
         channel_id = channel if isinstance(channel, int) else channel.id
-        return [m for m in self.messages.values() if int(m["channel_id"]) == channel_id]
+        ids = self._channel_message_ids.get(channel_id, {})
+        return [self.messages[i] for i in ids if i in self.messages]
 
     def dm_messages(self, user: FakeUser) -> list[dict[str, Any]]:
         if user.dm_channel_id is None:
@@ -1041,6 +1045,7 @@ class FakeDiscord:
             if message["type"] == 0 and interaction.payload["type"] == INTERACTION_APPLICATION_COMMAND:
                 message["type"] = 20  # CHAT_INPUT_COMMAND
         self.messages[message_id] = message
+        self._channel_message_ids.setdefault(int(message["channel_id"]), {})[message_id] = None
         return message
 
     def _edit_message(
@@ -1329,7 +1334,7 @@ class FakeDiscord:
         message = self.messages.get(int(message_id))
         if message is None or message["channel_id"] != channel_id:
             return _error(404, 10008, "Unknown Message")
-        del self.messages[int(message_id)]
+        self._forget_message(int(message_id))
         return web.Response(status=204)
 
     def _interaction_callback(self, r: RecordedRequest, interaction_id: str, token: str) -> web.Response:
@@ -1430,8 +1435,12 @@ class FakeDiscord:
         message = self._resolve_webhook_message(interaction, ref) if interaction else None
         if message is None:
             return _error(404, 10008, "Unknown Message")
-        del self.messages[int(message["id"])]
+        self._forget_message(int(message["id"]))
         return web.Response(status=204)
+
+    def _forget_message(self, message_id: int) -> None:
+        message = self.messages.pop(message_id)
+        self._channel_message_ids.get(int(message["channel_id"]), {}).pop(message_id, None)
 
     async def _serve_attachment(self, request: web.Request) -> web.Response:
         data = self.attachments.get(int(request.match_info["attachment_id"]))
