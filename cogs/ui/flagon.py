@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import io
-import re
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +27,7 @@ from cogs.ui import GameUI, register
 from engine import Event, Game, game_options
 from engine.flagon import new_game
 from engine.flagon.cards import CHARACTER_NAMES, deck_of, dragon_of, load_cards
+from engine.flagon.events import card_revealed, token_moved
 from engine.flagon.game import SLOT_NAMES, VERB_LABELS, FlagonGame
 from render import flagon as flagon_render
 from render import text
@@ -372,14 +372,12 @@ def announce(rec: GameRecord, game: Game, events: list[Event]) -> str | None:
 
 # -- the board's "Recent" lines ------------------------------------------------------------------
 
-_REVEAL = re.compile(r"^(?P<who>.+) reveals (?P<card>.+?)\.?$")
-_TOKEN = re.compile(r"^(?P<who>.+?) faces (?P<facing>\w+); time token moves (?P<cost>\d+) to space (?P<space>\d+)\.?$")
-
-
 def event_lines(events: list[Event]) -> list[str]:
     """One line per revealed card ("{p1}'s Nari — Backstab: Sir Goodheart gives 5 reputation
     to Nari · faces E, +2 time → 7"); plans arriving are one progress line (progress_line), so
-    the board's six "Recent" lines cover a whole time step rather than its last card."""
+    the board's six "Recent" lines cover a whole time step rather than its last card. Read from
+    the events' data (engine.flagon.events), never their wording; an event saved without data
+    (by an older bot) is a line of its own text."""
     lines: list[str] = []
     group: list[str] | None = None  # the card being resolved: head, then its effects
 
@@ -394,15 +392,15 @@ def event_lines(events: list[Event]) -> list[str]:
         text = e.text.rstrip()
         if e.kind == "planned":
             continue  # told by the one progress line (progress_line), not a line per card
-        reveal = _REVEAL.match(text) if e.kind == "reveal" else None
+        reveal = card_revealed(e)
         if reveal:
             flush_group()
-            group = [f"{reveal['who']} — {reveal['card']}"]
+            group = [f"{{{reveal['owner']}}}'s {_cname(reveal['char'])} — {_arg_label(reveal['card'])}"]
             continue
-        token = _TOKEN.match(text) if e.kind == "token" else None
+        token = token_moved(e)
         if token:
             if group is None:  # the card was revealed in an earlier outcome (a question between)
-                group = [f"↳ {token['who']}"]
+                group = [f"↳ {_cname(token['char'])}"]
             group[-1] += f" · faces {token['facing']}, +{token['cost']} time → {token['space']}"
             flush_group()
             continue
