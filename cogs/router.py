@@ -131,20 +131,20 @@ class Router(commands.Cog):
 
     # -- public moves ---------------------------------------------------------------------
     async def on_play_action(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        move = routing.PLAY.read(route)
         await interaction.response.defer()
-        version = route.int_arg(0, -1)
-        outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), route.arg(1),
-                                               expected_version=version)
+        outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), move.action,
+                                               expected_version=move.version)
         if outcome.changed:
             await flow_of(self.bot).after_change(outcome, interaction)
         elif outcome.notice:
             await errors.reply_privately(interaction, outcome.notice)
 
     async def on_open_picker(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        await self._send_picker(interaction, route.game_id, route.int_arg(1), edit=False)
+        await self._send_picker(interaction, route.game_id, routing.OPEN_PICKER.read(route).page, edit=False)
 
     async def on_turn_picker_page(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        await self._send_picker(interaction, route.game_id, route.int_arg(1), edit=True)
+        await self._send_picker(interaction, route.game_id, routing.PICKER_PAGE.read(route).page, edit=True)
 
     async def _seated(self, interaction: discord.Interaction, game_id: int, *, my_turn: bool = True,
                       not_seated: str = "You are not playing in this game.") -> tuple[Any, Any, Any]:
@@ -171,17 +171,19 @@ class Router(commands.Cog):
         values = component_data(interaction).get("values") or []
         if not values:
             raise SessionError("Pick one option.")
+        version = routing.PICK.read(route).version
         await interaction.response.defer()
         outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), str(values[0]),
-                                               expected_version=route.int_arg(0, -1))
+                                               expected_version=version)
         await interaction.edit_original_response(content=f"✅ Played `{text.echo(str(values[0]))}`.", view=None)
         if outcome.changed:
             await flow_of(self.bot).after_change(outcome, interaction)
 
     # -- move menus (cogs.menu) -----------------------------------------------------------
-    async def _menu_target(self, interaction: discord.Interaction, route: routing.Route, address: str):
+    async def _menu_target(self, interaction: discord.Interaction, route: routing.Route, version: int,
+                           address: str) -> tuple[GameRecord, Any, Any, menu.Node]:
         rec, game, seat = await self._seated(interaction, route.game_id)
-        if route.int_arg(0, -1) != rec.version:
+        if version != rec.version:
             raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
         node = menu.find(build_menu(rec.kind, game, seat.seat, _names(rec)), address)
         if node is None:
@@ -190,8 +192,9 @@ class Router(commands.Cog):
 
     async def on_open_menu(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """A first-level menu button on the board."""
-        address = route.arg(1)
-        rec, game, seat, node = await self._menu_target(interaction, route, address)
+        button = routing.OPEN_MENU.read(route)
+        address = str(button.position)
+        rec, game, seat, node = await self._menu_target(interaction, route, button.version, address)
         _check_shown_label(interaction, node.label, text.BUTTON_LABEL)
         action = node.only_action
         if action is not None:
@@ -210,10 +213,9 @@ class Router(commands.Cog):
 
     async def on_turn_menu_page(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """Next / previous page of a private menu select."""
-        address, _, page = route.arg(1).partition("/")
-        address = "" if address == "-" else address
-        rec, game, seat, node = await self._menu_target(interaction, route, address)
-        page_number = routing.number(page) or 0
+        turn = routing.MENU_PAGE.read(route)
+        address, page_number = turn.address or "", turn.page
+        rec, game, seat, node = await self._menu_target(interaction, route, turn.version, address)
         view = await self._picker_on_board(interaction, rec, game, address, node, page=page_number) \
             or components.menu_picker(rec.id, rec.version, address, node, page=page_number)
         await interaction.response.edit_message(view=text.fit_view(view))
@@ -221,12 +223,11 @@ class Router(commands.Cog):
     async def on_choose_in_menu(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """A choice in a private menu select: go one level down, or play the leaf."""
         values = component_data(interaction).get("values") or []
-        parent = route.arg(1)
-        parent = "" if parent == "-" else parent
+        select = routing.MENU_CHOICE.read(route)
         if not values or routing.number(str(values[0])) is None:
             raise SessionError("Pick one option.")
-        address = f"{parent}.{values[0]}" if parent else str(values[0])
-        rec, game, seat, node = await self._menu_target(interaction, route, address)
+        address = f"{select.address}.{values[0]}" if select.address else str(values[0])
+        rec, game, seat, node = await self._menu_target(interaction, route, select.version, address)
         _check_shown_label(interaction, node.label, text.OPTION_LABEL, value=str(values[0]))
         action = node.only_action
         on_board = _on_board(interaction, rec)
@@ -272,8 +273,7 @@ class Router(commands.Cog):
         await self._send_private(interaction, route.game_id, page=0, edit=False)
 
     async def on_turn_hand_page(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        # dt:<id>:pnav:<prompt token>:<page> (buttons from before the token: dt:<id>:pnav:<page>)
-        page = route.int_arg(1) if len(route.args) > 1 else route.int_arg(0)
+        page = routing.PRIVATE_PAGE.read(route).page
         await self._send_private(interaction, route.game_id, page=page, edit=True)
 
     async def _send_private(self, interaction: discord.Interaction, game_id: int, *, page: int, edit: bool) -> None:
@@ -300,8 +300,9 @@ class Router(commands.Cog):
         if not values:
             raise SessionError("Pick one option.")
         action = str(values[0])
+        token = routing.PRIVATE_PICK.read(route).token
         rec, game, seat = await self._seated(interaction, route.game_id, my_turn=False)
-        if route.arg(0) != prompt_token(game, seat.seat):
+        if token != prompt_token(game, seat.seat):
             # An old prompt (an earlier roll or phase): it must not act on the game as it is now.
             await self._show_current_prompt(interaction, rec, game, seat.seat)
             return

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import discord
 
@@ -48,10 +48,31 @@ if TYPE_CHECKING:
     from sessions import Outcome
     from storage import GameRecord
 
-TOGGLE = "tog"
-KEEP_HINT = "keep"  # the disabled Keep button (no legal selection yet)
-TWO_STEPS = "then"  # a one-click choice of two actions: dt:<id>:x:then:<version>:<first>|<second>
-QUICK = "-"  # the toggle "mask" that shows the one-click choices again
+
+
+class Toggle(NamedTuple):
+    version: int
+    mask: int | None = None  # the dice selected after this click; None: the one-click choices again
+
+
+class TwoSteps(NamedTuple):
+    version: int
+    first: str
+    second: str
+
+
+class UseItem(NamedTuple):
+    version: int
+    action: str
+
+
+# dt:<id>:x:tog:<version>:<mask>, or ":-" for the one-click choices
+TOGGLE = routing.Spec("x", Toggle, "{version}:-", "{version}:{mask}", control="tog", refusal=routing.STALE_BOARD)
+# the disabled Keep button (no legal selection yet)
+KEEP_HINT = routing.Spec("x", Toggle, "{version}:{mask}", control="keep")
+# a one-click choice of two actions
+TWO_STEPS = routing.Spec("x", TwoSteps, "{version}:{first}|{second}", control="then",
+                         refusal="That button is out of date. Use the latest board.")
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 KEEP_ROW = 1  # dice fill row 0 (and the 6th die row 1); the Keep button sits on row 1
 
@@ -59,17 +80,21 @@ KEEP_ROW = 1  # dice fill row 0 (and the 6th die row 1); the Keep button sits on
 # -- one-click choices -----------------------------------------------------------------------
 def _choice_button(rec: GameRecord, choice: Choice, version: int) -> discord.ui.Button | None:
     """A choice as a version-checked button (None if its custom_id would be too long)."""
-    args: tuple[object, ...]
     if len(choice.actions) == 1:
-        verb, args = "a", (version, choice.actions[0])
+        move = routing.Move(version, choice.actions[0])
+        if not routing.PLAY.fits(rec.id, move):
+            return None
+        custom_id = routing.PLAY.make(rec.id, move)
     else:
-        verb, args = "x", (TWO_STEPS, f"{version}:{'|'.join(choice.actions)}")
-    if not routing.fits(rec.id, verb, *args):
-        return None
+        first, second = choice.actions
+        steps = TwoSteps(version, first, second)
+        if not TWO_STEPS.fits(rec.id, steps):
+            return None
+        custom_id = TWO_STEPS.make(rec.id, steps)
     banks = choice.actions[-1] == "stop"  # green: the safe choice that ends the roll
     return discord.ui.Button(
         label=choice.label, style=discord.ButtonStyle.success if banks else discord.ButtonStyle.primary,
-        custom_id=routing.make(rec.id, verb, *args), row=0,
+        custom_id=custom_id, row=0,
     )
 
 
@@ -81,7 +106,7 @@ def quick_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int) -> li
     if _keeps(game, seat):
         items.append(discord.ui.Button(
             label="Pick dice…", style=discord.ButtonStyle.secondary, row=0,
-            custom_id=routing.make(rec.id, "x", TOGGLE, f"{version}:0"),
+            custom_id=TOGGLE.make(rec.id, Toggle(version, 0)),
         ))
     return items
 
@@ -127,7 +152,7 @@ def board_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int, mask:
         items.append(discord.ui.Button(
             label=f"{DIE_FACES[value - 1]} {value}{' ✓' if on else ''}",
             style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
-            custom_id=routing.make(rec.id, "x", TOGGLE, f"{version}:{mask ^ (1 << i)}"),
+            custom_id=TOGGLE.make(rec.id, Toggle(version, mask ^ (1 << i))),
             disabled=value not in useful and not on,
             row=i // 5,
         ))
@@ -137,27 +162,30 @@ def board_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int, mask:
         # A legal selection: the platform's direct action button plays it (version-checked).
         items.append(discord.ui.Button(
             label=game.describe_action(seat, action), style=discord.ButtonStyle.primary,
-            custom_id=routing.make(rec.id, "a", version, action), row=KEEP_ROW,
+            custom_id=routing.PLAY.make(rec.id, routing.Move(version, action)), row=KEEP_ROW,
         ))
     else:
         label = "Keep: pick scoring dice" if not chosen else f"Keep {' '.join(map(str, chosen))}: not a scoring set"
         items.append(discord.ui.Button(
             label=label, style=discord.ButtonStyle.secondary, disabled=True,
-            custom_id=routing.make(rec.id, "x", KEEP_HINT, f"{version}:{mask}"), row=KEEP_ROW,
+            custom_id=KEEP_HINT.make(rec.id, Toggle(version, mask)), row=KEEP_ROW,
         ))
     items.append(discord.ui.Button(  # to the one-click choices (a roll with a keep always has some)
         label="◀ Back", style=discord.ButtonStyle.secondary, row=KEEP_ROW,
-        custom_id=routing.make(rec.id, "x", TOGGLE, f"{version}:{QUICK}"),
+        custom_id=TOGGLE.make(rec.id, Toggle(version)),
     ))
     return items
 
 
 def _is_own_item(custom_id: str, game_id: int) -> bool:
     """Whether a board component was made by board_rows (choices, toggles, Keep buttons)."""
-    if custom_id.startswith(f"{routing.PREFIX}:{game_id}:x:"):
-        return True
     route = routing.parse(custom_id)
-    return route is not None and route.verb == "a" and route.arg(1).startswith(("keep:", "rally:"))
+    if route is None or route.game_id != game_id:
+        return False
+    if route.verb == routing.CONTROL:
+        return True
+    move = routing.PLAY.parse(route)
+    return move is not None and move.action.startswith(("keep:", "rally:"))
 
 
 def _with_rows(message: discord.Message, rows: list[discord.ui.Item], game_id: int) -> Layout:
@@ -177,7 +205,7 @@ def _with_rows(message: discord.Message, rows: list[discord.ui.Item], game_id: i
 
 
 async def on_toggle_die(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
-    version_text, _, mask_text = route.arg(1).partition(":")
+    toggle = TOGGLE.read(route)
     rec, game = await bot.service.load(route.game_id)
     seat = rec.seat_of_user(interaction.user.id)
     if seat is None:
@@ -186,10 +214,9 @@ async def on_toggle_die(bot: DragonTavern, interaction: discord.Interaction, rou
         raise SessionError("This game is not running.")
     if seat.seat not in game.to_act():
         raise SessionError("It is not your turn.")
-    mask = None if mask_text == QUICK else routing.number(mask_text)
-    if routing.number(version_text) != rec.version or (mask is None and mask_text != QUICK):
-        raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
-    rows = board_rows(rec, cast("FarkleGame", game), seat.seat, rec.version, mask)
+    if toggle.version != rec.version:
+        raise StaleAction(routing.STALE_BOARD)
+    rows = board_rows(rec, cast("FarkleGame", game), seat.seat, rec.version, toggle.mask)
     if not rows or interaction.message is None:
         raise StaleAction("There are no dice to pick right now.")
     await interaction.response.edit_message(view=text.fit_view(_with_rows(interaction.message, rows, rec.id)))
@@ -215,11 +242,7 @@ def _second_step_due(outcome: Outcome, user_id: int, action: str) -> bool:
 async def on_play_two_steps(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     """A one-click choice: the first action on the board's version, then the second one if it
     is still this player's legal move (else the board simply shows what the first led to)."""
-    version_text, _, steps = route.arg(1).partition(":")
-    first, _, second = steps.partition("|")
-    version = routing.number(version_text)
-    if version is None or not first or not second:
-        raise StaleAction("That button is out of date. Use the latest board.")
+    version, first, second = TWO_STEPS.read(route)
     await interaction.response.defer()
     actor = actor_of(interaction)
     outcome = await bot.service.apply(route.game_id, actor, first, expected_version=version)
@@ -238,7 +261,7 @@ async def on_play_two_steps(bot: DragonTavern, interaction: discord.Interaction,
 
 
 # -- the private prompt: Magic Items with Use buttons -----------------------------------------
-USE = "use"
+USE = routing.Spec("x", UseItem, "{version}:{action}", control="use", refusal="That prompt is out of date.")
 MAX_USE_BUTTONS = 15  # rows 1-3; row 0 holds the select of the rest (Loaded Die faces, targets)
 
 
@@ -272,21 +295,19 @@ def private_message(rec: GameRecord, game: FarkleGame, seat: str, own_events: li
     view = components.action_picker(rec.id, "p", rest, page=page, token=prompt_token(game, seat),
                                     placeholder="Use an item with a choice…") if rest else Layout()
     for index, (action, label) in enumerate(simple):
-        if not routing.fits(rec.id, "x", USE, f"{rec.version}:{action}"):
+        use = UseItem(rec.version, action)
+        if not USE.fits(rec.id, use):
             continue
         view.add_item(discord.ui.Button(
             label=label, style=discord.ButtonStyle.primary, row=2 + index // 5,
-            custom_id=routing.make(rec.id, "x", USE, f"{rec.version}:{action}"),
+            custom_id=USE.make(rec.id, use),
         ))
     return text.fit_message({"embed": embed, "view": view})
 
 
 async def on_use_item(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     """A Use button of the private prompt (DM or ephemeral); version-checked like the board."""
-    version_text, _, action = route.arg(1).partition(":")
-    version = routing.number(version_text)
-    if version is None or not action:
-        raise StaleAction("That prompt is out of date.")
+    version, action = USE.read(route)
     await interaction.response.defer()
     outcome = await bot.service.apply(route.game_id, actor_of(interaction), action, expected_version=version)
     rec, game = outcome.record, outcome.game
@@ -370,8 +391,8 @@ def ask(game: FarkleGame, seat: str) -> str:
 
 class FarkleUI(GameUI):
     menu = True
-    handlers = MappingProxyType({TOGGLE: on_toggle_die, KEEP_HINT: on_explain_keep, TWO_STEPS: on_play_two_steps,
-                                 USE: on_use_item})
+    handlers = MappingProxyType({TOGGLE.key: on_toggle_die, KEEP_HINT.key: on_explain_keep,
+                                 TWO_STEPS.key: on_play_two_steps, USE.key: on_use_item})
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
         return menu_path(cast("FarkleGame", game), seat, action)

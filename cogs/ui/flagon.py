@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import io
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
 
@@ -41,6 +41,21 @@ if TYPE_CHECKING:
 MAX_FLAT = 15
 MAX_ROWS = 5  # component rows in one message
 PLANNING_EVENTS = frozenset({"plan", "planned"})
+
+
+class PlanSlot(NamedTuple):
+    char: str | None = None  # the character whose next slot the card goes to; None: a private question
+    filled: int | None = None  # its slots filled when the prompt was drawn (a later one is stale)
+
+
+class Team(NamedTuple):
+    team: str
+
+
+PLAN = routing.Spec("x", PlanSlot, "q", "{char}.{filled}", control="plan")
+CARD_TEXTS = routing.Spec("x", routing.NoFields, control="texts")
+TEAM = routing.Spec("x", Team, "{team}", control="team")
+ACTION_LOG = routing.Spec("x", routing.NoFields, control="log")
 _SHORT_VERB = {"to": "Go to", "target": "Target", "dir": "Direction", "face": "Face", "slide": "Slide to",
                "time": "Riposte time", "item": "Take", "barrel": "Barrel on", "from": "Cast from",
                "at": "Place on", "turn": "Turn", "preface": "Face first"}  # fmt: skip
@@ -134,7 +149,7 @@ def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
         if need > 1:
             placeholder += f" ({need} to place)"
         items.append(discord.ui.Select(placeholder=text.fit(placeholder, text.PLACEHOLDER), options=options, row=row,
-                                       custom_id=routing.make(rec.id, "x", "plan", f"{cid}.{filled}")))
+                                       custom_id=PLAN.make(rec.id, PlanSlot(cid, filled))))
     question = [a for a in private if not a.startswith("plan:")]
     if question:
         verb = question[0].split(":", 1)[0]
@@ -145,7 +160,7 @@ def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
                    for a in question[: text.SELECT_OPTIONS]]
         items.append(discord.ui.Select(placeholder=text.fit(title, text.PLACEHOLDER), options=options,
                                        row=min(4, len(items)),
-                                       custom_id=routing.make(rec.id, "x", "plan", "q")))
+                                       custom_id=PLAN.make(rec.id, PlanSlot())))
     return items
 
 
@@ -192,7 +207,7 @@ def private_message(rec: GameRecord, game: Game, seat: str, own_events: list[Eve
     if view.get("me", {}).get("characters") and len(rows) < MAX_ROWS:
         # The selects cut card texts at 100 characters: the full texts are one click away.
         layout.add_item(discord.ui.Button(label="📖 Card texts", style=discord.ButtonStyle.secondary,
-                                          row=len(rows), custom_id=routing.make(rec.id, "x", "texts")))
+                                          row=len(rows), custom_id=CARD_TEXTS.make(rec.id, routing.NoFields())))
     if rows:
         footer = "Each choice is final and stays secret until the card is revealed."
         if view.get("late_night"):
@@ -214,16 +229,16 @@ async def on_plan_card(bot: DragonTavern, interaction: discord.Interaction, rout
     if not values:
         raise SessionError("Pick one card.")
     action = str(values[0])
-    key = route.arg(1)  # "<cid>.<filled>" (a card for that character) or "q" (a private question)
+    slot = PLAN.read(route)  # a card for a character's next slot, or (empty) a private question
     await interaction.response.defer()
     rec, game = await bot.service.load(route.game_id)
     seat = rec.seat_of_user(interaction.user.id)
     if seat is None or game is None:
         raise SessionError("You are not playing in this game.")
-    if key != "q":  # a stale prompt (a slot filled since) must not plan into another slot
-        cid, _, filled = key.partition(".")
+    if slot.char is not None:  # a stale prompt (a slot filled since) must not plan into another slot
+        cid = slot.char
         me = game.view(seat.seat).get("me", {}).get("characters", {}).get(cid)
-        if me is None or str(len(me["slots"])) != filled or not action.startswith(f"plan:{cid}:"):
+        if me is None or len(me["slots"]) != slot.filled or not action.startswith(f"plan:{cid}:"):
             raise SessionError("That planning prompt is out of date; use the latest one.")
     outcome = await bot.service.apply(route.game_id, actor_of(interaction), action)
     rec, new_game = outcome.record, outcome.game
@@ -316,7 +331,7 @@ def lobby_rows(rec: GameRecord) -> list[discord.ui.Item]:
     if not _team_option_on(rec):
         return []
     return [discord.ui.Button(label=f"Join team {team}", style=discord.ButtonStyle.secondary,
-                              custom_id=routing.make(rec.id, "x", "team", team), row=2) for team in "AB"]
+                              custom_id=TEAM.make(rec.id, Team(team)), row=2) for team in "AB"]
 
 
 def _team_option_on(rec: GameRecord) -> bool:
@@ -329,7 +344,7 @@ async def on_choose_team(bot: DragonTavern, interaction: discord.Interaction, ro
     if rec.status != "lobby" or not _team_option_on(rec):
         raise SessionError("Teams are picked in the lobby of a team game.")
     await interaction.response.defer()
-    outcome = await bot.service.choose_team(route.game_id, actor_of(interaction), route.arg(1))
+    outcome = await bot.service.choose_team(route.game_id, actor_of(interaction), TEAM.read(route).team)
     await flow_of(bot).after_change(outcome, interaction)
 
 
@@ -418,7 +433,7 @@ def event_lines(events: list[Event]) -> list[str]:
 
 def final_rows(rec: GameRecord, game: Game) -> list[discord.ui.Item]:
     return [discord.ui.Button(label="📜 Action log", style=discord.ButtonStyle.secondary, row=0,
-                              custom_id=routing.make(rec.id, "x", "log"))]
+                              custom_id=ACTION_LOG.make(rec.id, routing.NoFields()))]
 
 
 def action_log_text(rec: GameRecord, game: Game, logged: list[Any]) -> str:
@@ -503,8 +518,8 @@ def progress_line(game: Game, events: list[Event]) -> str | None:
 
 class FlagonUI(GameUI):
     menu = True
-    handlers = MappingProxyType({"plan": on_plan_card, "log": on_send_action_log, "texts": on_show_card_texts,
-                                 "team": on_choose_team})
+    handlers = MappingProxyType({PLAN.key: on_plan_card, ACTION_LOG.key: on_send_action_log,
+                                 CARD_TEXTS.key: on_show_card_texts, TEAM.key: on_choose_team})
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
         return menu_path(game, seat, action)
