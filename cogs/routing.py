@@ -52,12 +52,6 @@ class Route:
         """Everything after the verb, as written (``"<version>:<action with colons>"``)."""
         return ":".join(self.args)
 
-    def int_arg(self, index: int, default: int = 0) -> int:
-        """The number in argument ``index``; ``default`` if it is missing or not one the bot
-        writes (see ``number``): a stale version or page then, never an overflow."""
-        value = number(self.arg(index))
-        return default if value is None else value
-
 
 def make(game_id: int, verb: str, *args: object) -> str:
     """Build a custom_id; raises ValueError if it would exceed Discord's 100 characters."""
@@ -65,10 +59,6 @@ def make(game_id: int, verb: str, *args: object) -> str:
     if len(custom_id) > MAX_CUSTOM_ID:
         raise ValueError(f"custom_id too long: {custom_id[:40]}...")
     return custom_id
-
-
-def fits(game_id: int, verb: str, *args: object) -> bool:
-    return len(":".join([PREFIX, str(game_id), verb, *map(str, args)])) <= MAX_CUSTOM_ID
 
 
 def parse(custom_id: str) -> Route | None:
@@ -121,8 +111,9 @@ class Spec(Generic[F]):
     id, a forged version cannot be told from an old one: "out of date").
     """
 
-    def __init__(self, verb: str, fields: type[F], *layouts: str, control: str | None = None,
-                 refusal: str = BROKEN) -> None:
+    def __init__(
+        self, verb: str, fields: type[F], *layouts: str, control: str | None = None, refusal: str = BROKEN
+    ) -> None:
         self.verb, self.control, self.fields, self.refusal = verb, control, fields, refusal
         self.layouts = layouts or ("",)
         self._types = get_type_hints(fields)
@@ -204,9 +195,16 @@ def _template(layout: str) -> re.Pattern[str]:
     greedy (it may hold ``:``), the others up to the separator after them."""
     pieces = _FIELD.split(layout)  # literal, name, literal, name, ..., literal
     last = len(pieces) - 2
-    return re.compile("".join(
-        re.escape(piece) if index % 2 == 0 else f"(?P<{piece}>.+)" if index == last else f"(?P<{piece}>.+?)"
-        for index, piece in enumerate(pieces)))
+    return re.compile(
+        "".join(
+            re.escape(piece)
+            if index % 2 == 0
+            else f"(?P<{piece}>.+)"
+            if index == last
+            else f"(?P<{piece}>.+?)"
+            for index, piece in enumerate(pieces)
+        )
+    )
 
 
 _SPECS: dict[tuple[str, str | None], Spec[Any]] = {}

@@ -19,35 +19,62 @@ TOKEN = "3f9a2c"  # a prompt token as cogs.prompts writes it
 # custom_id -> the fields its spec reads (games that own an "x" control: see CONTROLS)
 POSTED: dict[str, tuple[object, ...]] = {
     # the lobby
-    "dt:7:join": (), "dt:7:leave": (), "dt:7:start": (), "dt:7:cancel": (), "dt:7:ai": (),
+    "dt:7:join": (),
+    "dt:7:leave": (),
+    "dt:7:start": (),
+    "dt:7:cancel": (),
+    "dt:7:ai": (),
     # public moves: direct buttons (the action may hold ':'), the picker and its pages
     "dt:7:a:12:3@b2": (12, "3@b2"),
     "dt:7:a:12:keep:1,5": (12, "keep:1,5"),
     "dt:7:a:12:use:loaded_die:6": (12, "use:loaded_die:6"),
-    "dt:7:pick:12:0": (12, 0), "dt:7:psnav:12:1": (12, 1), "dt:7:ps:12": (12,),
+    "dt:7:pick:12:0": (12, 0),
+    "dt:7:psnav:12:1": (12, 1),
+    "dt:7:ps:12": (12,),
     # the move menu: first level, private select (root "-"), its pages
     "dt:7:t:12:3": (12, 3),
-    "dt:7:ts:12:-": (12, None), "dt:7:ts:12:0.3": (12, "0.3"),
-    "dt:7:tn:12:-/1": (12, 1, None), "dt:7:tn:12:0/2": (12, 2, "0"),
+    "dt:7:ts:12:-": (12, None),
+    "dt:7:ts:12:0.3": (12, "0.3"),
+    "dt:7:tn:12:-/1": (12, 1, None),
+    "dt:7:tn:12:0/2": (12, 2, "0"),
     # private prompts, with the prompt token and from before it had one
     "dt:7:hand": (),
-    f"dt:7:p:{TOKEN}": (TOKEN,), "dt:7:p": (None,),
-    f"dt:7:pnav:{TOKEN}:1": (1, TOKEN), "dt:7:pnav:1": (1, None),
+    f"dt:7:p:{TOKEN}": (TOKEN,),
+    "dt:7:p": (None,),
+    f"dt:7:pnav:{TOKEN}:1": (1, TOKEN),
+    "dt:7:pnav:1": (1, None),
     # Farkle's own controls: dice toggles, the disabled Keep, two-step choices, Magic Items
-    "dt:7:x:tog:12:0": (12, 0), "dt:7:x:tog:12:37": (12, 37), "dt:7:x:tog:12:-": (12, None),
+    "dt:7:x:tog:12:0": (12, 0),
+    "dt:7:x:tog:12:37": (12, 37),
+    "dt:7:x:tog:12:-": (12, None),
     "dt:7:x:keep:12:5": (12, 5),
     "dt:7:x:then:12:keep:1,5|roll": (12, "keep:1,5", "roll"),
     "dt:7:x:then:12:rally:double|stop": (12, "rally:double", "stop"),
     "dt:7:x:use:12:use:shield": (12, "use:shield"),
     # Flagon's: a card for a slot, a private question, card texts, teams, the action log
-    "dt:7:x:plan:nari.0": ("nari", 0), "dt:7:x:plan:q": (None, None),
-    "dt:7:x:texts": (), "dt:7:x:team:A": ("A",), "dt:7:x:log": (),
+    "dt:7:x:plan:nari.0": ("nari", 0),
+    "dt:7:x:plan:q": (None, None),
+    "dt:7:x:texts": (),
+    "dt:7:x:team:A": ("A",),
+    "dt:7:x:log": (),
     # the final board, and replays
-    "dt:7:rematch": (), "dt:7:rpo": (), "dt:7:rpg": (), "dt:7:rpt": (),
-    "dt:7:rp:3:next": (3, "next"), "dt:7:rps:3": (3,),
+    "dt:7:rematch": (),
+    "dt:7:rpo": (),
+    "dt:7:rpg": (),
+    "dt:7:rpt": (),
+    "dt:7:rp:3:next": (3, "next"),
+    "dt:7:rps:3": (3,),
 }
-CONTROLS = {"tog": "farkle", "keep": "farkle", "then": "farkle", "use": "farkle",
-            "plan": "flagon", "texts": "flagon", "team": "flagon", "log": "flagon"}
+CONTROLS = {
+    "tog": "farkle",
+    "keep": "farkle",
+    "then": "farkle",
+    "use": "farkle",
+    "plan": "flagon",
+    "texts": "flagon",
+    "team": "flagon",
+    "log": "flagon",
+}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -68,8 +95,11 @@ def test_every_posted_id_routes_to_a_handler_and_reads_its_fields(custom_id):
 
 
 def test_every_kind_of_component_is_in_the_corpus_and_routed():
-    kinds = {(r.verb, r.arg(0) if r.verb == routing.CONTROL else None)
-             for r in map(routing.parse, POSTED) if r is not None}
+    kinds = {
+        (r.verb, r.arg(0) if r.verb == routing.CONTROL else None)
+        for r in map(routing.parse, POSTED)
+        if r is not None
+    }
     specs = {(s.verb, s.control) for s in routing.all_specs()}
     assert specs == kinds  # a new kind of component: add the ids it posts above
     assert set(VERBS) == {verb for verb, _ in specs}
@@ -98,9 +128,20 @@ def test_a_spec_refuses_to_make_an_id_it_could_not_read():
 
 # Malformed ids of each kind with fields (forged, or cut by a client): never a traceback.
 MALFORMED = [
-    "dt:{id}:a:x:+1", "dt:{id}:a:5", "dt:{id}:pick:5:-1", "dt:{id}:psnav:5:x", "dt:{id}:ps:x",
-    "dt:{id}:t:5:0.1", "dt:{id}:t:5", "dt:{id}:ts:x:0", "dt:{id}:tn:5:0", "dt:{id}:tn:5:-/x",
-    "dt:{id}:pnav:a:b", "dt:{id}:rp:x:next", "dt:{id}:rps:", "dt:{id}:rps:-3",
+    "dt:{id}:a:x:+1",
+    "dt:{id}:a:5",
+    "dt:{id}:pick:5:-1",
+    "dt:{id}:psnav:5:x",
+    "dt:{id}:ps:x",
+    "dt:{id}:t:5:0.1",
+    "dt:{id}:t:5",
+    "dt:{id}:ts:x:0",
+    "dt:{id}:tn:5:0",
+    "dt:{id}:tn:5:-/x",
+    "dt:{id}:pnav:a:b",
+    "dt:{id}:rp:x:next",
+    "dt:{id}:rps:",
+    "dt:{id}:rps:-3",
 ]
 
 
@@ -119,8 +160,14 @@ async def test_a_malformed_id_gets_a_clear_private_message_and_changes_nothing(t
 
 
 GAME_CONTROLS = {
-    "farkle": ["dt:{id}:x:tog:x:1", "dt:{id}:x:tog:{version}:x", "dt:{id}:x:then:{version}:keep:1",
-               "dt:{id}:x:then:x:keep:1|roll", "dt:{id}:x:use:{version}", "dt:{id}:x:use:-1:use:shield"],
+    "farkle": [
+        "dt:{id}:x:tog:x:1",
+        "dt:{id}:x:tog:{version}:x",
+        "dt:{id}:x:then:{version}:keep:1",
+        "dt:{id}:x:then:x:keep:1|roll",
+        "dt:{id}:x:use:{version}",
+        "dt:{id}:x:use:-1:use:shield",
+    ],
     "flagon": ["dt:{id}:x:plan:nari.x", "dt:{id}:x:plan:", "dt:{id}:x:team"],
 }
 
