@@ -39,6 +39,7 @@ from cogs.prompts import private_actions, prompt_token
 from cogs.ui import GameUI, register
 from cogs.ui.farkle_quick import Choice, rally_choices, roll_choices
 from engine import Event, Game
+from engine.farkle.view import FarkleAction
 from render import text
 from sessions import NotAllowed, SessionError, StaleAction
 
@@ -116,8 +117,9 @@ def _keeps(game: FarkleGame, seat: str) -> dict[tuple[int, ...], str]:
     """Legal keep selections of ``seat`` now, by their sorted dice values."""
     out = {}
     for action in game.legal_actions(seat):
-        if action.startswith("keep:"):
-            out[tuple(sorted(int(x) for x in action[5:].split(",")))] = action
+        dice = FarkleAction.from_text(action).dice
+        if dice:
+            out[dice] = action
     return out
 
 
@@ -127,7 +129,7 @@ def selection(roll: Sequence[int], mask: int) -> tuple[int, ...]:
 
 
 def _roll_of(game: FarkleGame) -> list[int] | None:
-    view = game.view(None)
+    view = game.typed_view(None)
     if view["phase"] != "roll" or not view["roll"]:
         return None
     return list(view["roll"])
@@ -185,7 +187,7 @@ def _is_own_item(custom_id: str, game_id: int) -> bool:
     if route.verb == routing.CONTROL:
         return True
     move = routing.PLAY.parse(route)
-    return move is not None and move.action.startswith(("keep:", "rally:"))
+    return move is not None and FarkleAction.from_text(move.action).head in ("keep", "rally")
 
 
 def _with_rows(message: discord.Message, rows: list[discord.ui.Item], game_id: int) -> Layout:
@@ -278,7 +280,7 @@ def private_message(rec: GameRecord, game: FarkleGame, seat: str, own_events: li
     embed = discord.Embed(title=f"🔒 Dragon Farkle — game #{rec.id} (only you see this)",
                           description=render.render_text("farkle", game.view(seat), text.seat_names(rec.seats, "code")),
                           colour=discord.Colour.blurple())
-    hand = game.view(seat)
+    hand = game.typed_view(seat)
     cards = [*hand.get("my_items", []), *hand.get("my_pending", [])]
     if cards:
         embed.add_field(name="Your Magic Items", value="\n".join(
@@ -332,9 +334,10 @@ async def on_use_item(bot: DragonTavern, interaction: discord.Interaction, route
 # -- the move menu ---------------------------------------------------------------------------
 def menu_path(game: FarkleGame, seat: str, action: str) -> list[str]:
     """Where a public action sits in the board menu (labels may name players as {p2})."""
-    head, _, arg = action.partition(":")
+    parsed = FarkleAction.from_text(action)
+    head, arg = parsed.head, parsed.arg
     label = game.describe_action(seat, action)
-    if head == "keep" or (head == "accept" and game.view(None)["action"] == "battle"):
+    if head == "keep" or (head == "accept" and game.typed_view(None)["action"] == "battle"):
         return []  # the board rows offer it: one-click choices (and "Pick dice…" for keeps)
     if head == "brawl":
         return [label]  # one button per target (at most four): no select to open
@@ -347,8 +350,8 @@ def menu_path(game: FarkleGame, seat: str, action: str) -> list[str]:
 # -- pinging the Brawl defender --------------------------------------------------------------
 def announce(rec: GameRecord, game: FarkleGame, events: list[Event]) -> str | None:
     """Ping a human Brawl defender when it becomes their move (from public facts only)."""
-    view = game.view(None)
-    defender = view.get("defender")
+    view = game.typed_view(None)
+    defender = view["defender"]
     if view["action"] != "brawl" or not defender or game.to_act() != [defender]:
         return None
     seat = next((s for s in rec.seats if s.seat == defender), None)
@@ -358,7 +361,7 @@ def announce(rec: GameRecord, game: FarkleGame, events: list[Event]) -> str | No
     mention = f"{{@{defender}}}"  # the presenter pings this seat's user, and only them
     # One outcome may hold several turns (AI seats act in it): an earlier Brawl's attack_done
     # must not be read as this Brawl's, whose attack score may not exist yet.
-    if any(e.kind == "attack_done" for e in events) and view.get("attack_score") is not None:
+    if any(e.kind == "attack_done" for e in events) and view["attack_score"] is not None:
         return (f"🛡️ {mention}, you defend against {{{attacker}}}'s Brawl attack score of "
                 f"{view['attack_score']:,}: your roll and its buttons are on the board.")
     if view["phase"] == "react" and any(e.kind == "action" and e.data.get("action") == "brawl" for e in events):
@@ -381,12 +384,12 @@ _ASKS = {
 
 def ask(game: FarkleGame, seat: str) -> str:
     """What the seat must do now, for its turn ping (from the phase and its legal actions)."""
-    legal = game.legal_actions(seat)
-    if any(a.startswith("battle") for a in legal):
+    heads = {FarkleAction.from_text(a).head for a in game.legal_actions(seat)}
+    if "battle" in heads:
         return "Recruit, Brawl or fight the Final Battle"
-    if legal and all(a == "accept" or a.startswith("use") for a in legal):
+    if heads and heads <= {"accept", "use"}:
         return "accept the roll (or use an item)"
-    return _ASKS.get(str(game.view(None).get("phase")), "make your move")
+    return _ASKS.get(game.typed_view(None)["phase"], "make your move")
 
 
 class FarkleUI(GameUI):

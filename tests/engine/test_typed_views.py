@@ -1,0 +1,42 @@
+"""Each engine's view has a declared shape (a TypedDict the UI reads through) and its actions a
+notation read and written in one place (python-chess's ``Move.from_uci`` / ``uci()``)."""
+
+from __future__ import annotations
+
+from engine.farkle import FarkleAction, FarkleView, new_game
+from engine.farkle.ai import choose_action
+
+
+def _keys_match(view: dict, shape: type) -> None:
+    required, optional = shape.__required_keys__, shape.__optional_keys__  # type: ignore[attr-defined]
+    assert required <= set(view), required - set(view)
+    assert set(view) <= required | optional, set(view) - required - optional
+
+
+def test_farkle_views_have_the_declared_shape_and_actions_read_back():
+    for seed in range(3):
+        g = new_game(["p1", "p2", "p3"], seed=seed)
+        for step in range(400):
+            if g.is_over:
+                break
+            for viewer in (None, *g.players):
+                _keys_match(g.view(viewer), FarkleView)
+                assert g.typed_view(viewer) == g.view(viewer)
+            who = g.to_act()[0]
+            for action in (*g.legal_actions(who), *g.shortcuts(who)):
+                parsed = FarkleAction.from_text(action)
+                assert parsed.text() == action
+                if parsed.head == "keep":
+                    assert parsed.dice and FarkleAction.keep(parsed.dice).text() == action.partition("+")[0]
+                else:
+                    assert parsed.dice == ()
+            g.play(who, choose_action(g, who, "easy", step))
+        _keys_match(g.view(None), FarkleView)
+
+
+def test_farkle_action_notation():
+    assert FarkleAction.from_text("keep:1,5+roll") == FarkleAction("keep", "1,5", "roll")
+    assert FarkleAction.from_text("use:loaded_die:6:1") == FarkleAction("use", "loaded_die:6:1")
+    assert FarkleAction.keep([5, 1, 1]).text() == "keep:1,1,5"
+    assert FarkleAction.from_text("keep:1,x").dice == ()  # malformed: no dice, never an exception
+    assert FarkleAction.from_text("roll").text() == "roll"
