@@ -28,7 +28,8 @@ from engine import Event, Game, game_options
 from engine.flagon import new_game
 from engine.flagon.cards import CHARACTER_NAMES, deck_of, dragon_of, load_cards
 from engine.flagon.events import card_revealed, token_moved
-from engine.flagon.game import SLOT_NAMES, VERB_LABELS, FlagonGame
+from engine.flagon.game import FlagonGame
+from engine.flagon.notation import SLOT_NAMES, VERB_LABELS
 from render import flagon as flagon_render
 from render import text
 from sessions import SessionError

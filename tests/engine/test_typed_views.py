@@ -40,3 +40,33 @@ def test_farkle_action_notation():
     assert FarkleAction.keep([5, 1, 1]).text() == "keep:1,1,5"
     assert FarkleAction.from_text("keep:1,x").dice == ()  # malformed: no dice, never an exception
     assert FarkleAction.from_text("roll").text() == "roll"
+
+
+def test_flagon_views_have_the_declared_shape_and_actions_read_back():
+    from engine.flagon import new_game as new_flagon
+    from engine.flagon.ai import choose_action as flagon_ai
+    from engine.flagon.notation import FlagonAction
+    from engine.flagon.view import CharacterView, FlagonView, MyView
+
+    for seed, players, options in ((1, 2, {}), (2, 4, {"team": True, "late_night": True})):
+        g = new_flagon([f"p{i + 1}" for i in range(players)], seed=seed, **options)
+        for step in range(3000):
+            if g.is_over:
+                break
+            for viewer in (None, *g.players):
+                view = g.view(viewer)
+                _keys_match(view, FlagonView)
+                for char in view["characters"]:
+                    _keys_match(char, CharacterView)
+                if "me" in view:
+                    _keys_match(view["me"], MyView)
+            who = g.to_act()[0]
+            for action in g.legal_actions(who):
+                parsed = FlagonAction.from_text(action)
+                assert parsed.text() == action
+                assert parsed.is_private == g.is_private_action(who, action)
+            g.play(who, flagon_ai(g, who, "easy", step))
+        assert g.is_over
+        _keys_match(g.view(None), FlagonView)
+    assert FlagonAction.from_text("plan:nari:2:backstab") == FlagonAction.plan("nari", 2, "backstab")
+    assert FlagonAction.from_text("plan:nari:x:backstab").slot == 0  # malformed: no slot, never an exception
