@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, NamedTuple, TypeVar, get_type_hints
 
+import discord
+
 from sessions import SessionError
 
 PREFIX = "dt"
@@ -36,6 +38,11 @@ def number(field: str, *, limit: int = MAX_NUMBER) -> int | None:
         return None
     value = int(field)
     return value if value <= limit else None
+
+
+def component_data(interaction: discord.Interaction) -> dict[str, Any]:
+    """The click's payload: a TypedDict union in discord.py, read here as one plain dict."""
+    return dict(interaction.data or {})
 
 
 @dataclass(frozen=True)

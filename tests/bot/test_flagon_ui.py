@@ -147,7 +147,7 @@ def test_the_engine_gives_every_card_reveal_and_token_move_its_data():
 def test_old_logged_events_without_data_still_load_and_render():
     """Outbox rows queued by an older bot hold events without ``data`` (or with less of it):
     they load, and each shows as its own text on the board (nothing is lost, nothing raises)."""
-    rows = [{"kind": "reveal", "text": "{p1}'s Nari reveals Backstab.", "to": None},
+    rows: list[dict[str, Any]] = [{"kind": "reveal", "text": "{p1}'s Nari reveals Backstab.", "to": None},
             {"kind": "rep", "text": "Sir Goodheart gives 5 reputation to Nari.", "to": None},
             {"kind": "token", "text": "Nari faces E; time token moves 2 to space 5.", "to": None, "data": {"char": "nari"}}]
     events = [Event.from_dict(row) for row in rows]
