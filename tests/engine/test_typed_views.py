@@ -70,3 +70,30 @@ def test_flagon_views_have_the_declared_shape_and_actions_read_back():
         _keys_match(g.view(None), FlagonView)
     assert FlagonAction.from_text("plan:nari:2:backstab") == FlagonAction.plan("nari", 2, "backstab")
     assert FlagonAction.from_text("plan:nari:x:backstab").slot == 0  # malformed: no slot, never an exception
+
+
+def test_nine_sons_views_have_the_declared_shape_and_actions_read_back():
+    from engine.ninesons import new_game as new_ninesons
+    from engine.ninesons.ai import choose_action as ninesons_ai
+    from engine.ninesons.view import CellView, NineSonsAction, NineSonsView, SlotView
+
+    for seed in range(3):
+        g = new_ninesons(["p1", "p2"], seed=seed)
+        for step in range(300):
+            if g.is_over:
+                break
+            for viewer in (None, *g.players):
+                view = g.view(viewer)
+                _keys_match(view, NineSonsView)
+                for cell in view["cells"]:
+                    _keys_match(cell, CellView)
+                for slot in view["slots"]:
+                    _keys_match(slot, SlotView)
+            who = g.to_act()[0]
+            for action in g.legal_actions(who):
+                parsed = NineSonsAction.from_text(action)
+                assert parsed.kind in ("place", "move", "tame") and parsed.text() == action
+            g.play(who, ninesons_ai(g, who, "easy", step))
+        _keys_match(g.view(None), NineSonsView)
+    assert NineSonsAction.from_text("tame:S6:d3") == NineSonsAction("tame", cells=("d3",), slot="S6")
+    assert NineSonsAction.from_text("x@b2").value == 0 and NineSonsAction.from_text("b2").kind == ""
