@@ -23,6 +23,7 @@ from engine.flagon.cards import CHARACTER_NAMES, load_cards
 from engine.flagon.events import card_revealed, token_moved
 from engine.flagon.game import FlagonGame
 from engine.flagon.notation import VERB_LABELS
+from engine.flagon.view import FlagonView
 from render import text
 from sessions import SessionError
 from storage import GameRecord
@@ -80,6 +81,13 @@ def menu_path(game: Game, seat: str, action: str) -> list[str]:
     return [f"{_SHORT_VERB.get(verb, verb)} — other", label]
 
 
+def _public(game: Game) -> FlagonView:
+    """The public view with its shape (the hooks get a Game; this plug-in's is a FlagonGame)."""
+    if not isinstance(game, FlagonGame):
+        raise TypeError(f"a Dragon & Flagon hook got a {type(game).__name__}")
+    return game.typed_view(None)
+
+
 def _placing(game: Game) -> str:
     """The character being placed now (asked from the engine's public setup queue)."""
     cid = game.character_being_placed() if isinstance(game, FlagonGame) else None
@@ -105,7 +113,7 @@ def lobby_fields(rec: GameRecord) -> list[tuple[str, str]]:
     per = sorted(set(quota.values()))
     each = f"{per[0]} each" if len(per) == 1 else ", ".join(f"{names[p]} {n}" for p, n in quota.items())
     fields = [("Characters", f"{total} characters: {each}. Choose them after Start (taken ones disappear).")]
-    teams: dict[str, str] | None = game.view(None)["teams"]
+    teams = game.typed_view(None)["teams"]
     if teams:
         for team in "AB":
             members = ", ".join(f"{names[p]} ({quota[p]})" for p in seats if teams[p] == team)
@@ -152,7 +160,7 @@ def announce(rec: GameRecord, game: Game, events: list[Event]) -> str | None:
     """Ping a human once per card when the rules start asking them something while it
     resolves (their own card was just revealed, or their character is knocked into a wall and
     they choose the slide). Later questions of the same card follow on the board silently."""
-    pending = game.view(None).get("pending")
+    pending = _public(game)["pending"]
     if not pending:
         return None
     seat = next((s for s in rec.seats if s.seat == pending["player"]), None)
@@ -234,7 +242,7 @@ def ask(game: Game, seat: str) -> str:
         return f"choose where {_placing(game)} starts"
     if "plan" in heads:
         return "plan your cards"
-    pending = game.view(None).get("pending")
+    pending = _public(game)["pending"]
     if pending:
         return f"answer {_cname(pending['acting'])}'s card"
     return "make your move"
@@ -245,11 +253,11 @@ def progress_line(game: Game, events: list[Event]) -> str | None:
     who is planning), one Recent line updated as plans arrive."""
     if not any(e.kind == "planned" for e in events):
         return None
-    view = game.view(None)
+    view = _public(game)
     waiting: dict[str, list[str]] = {}
-    if view.get("phase") == "plan":
+    if view["phase"] == "plan":
         for char in view["characters"]:
-            if char.get("planning") and char.get("owner"):
+            if char["planning"] and char["owner"]:
                 waiting.setdefault(char["owner"], []).append(char["name"])
     if not waiting:
         return "All plans are in."
