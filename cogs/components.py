@@ -4,7 +4,7 @@ so nothing here has to survive a restart."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import discord
 
@@ -35,17 +35,17 @@ def lobby_components(rec: GameRecord, ai_levels: Sequence[str], ai_allowed: bool
     view = Layout()
     gid = rec.id
     view.add_item(discord.ui.Button(label="Join", style=discord.ButtonStyle.success,
-                                    custom_id=routing.make(gid, "join"), row=0))
+                                    custom_id=routing.JOIN.make(gid, routing.NoFields()), row=0))
     view.add_item(discord.ui.Button(label="Leave", style=discord.ButtonStyle.secondary,
-                                    custom_id=routing.make(gid, "leave"), row=0))
+                                    custom_id=routing.LEAVE.make(gid, routing.NoFields()), row=0))
     view.add_item(discord.ui.Button(label="Start", style=discord.ButtonStyle.primary,
-                                    custom_id=routing.make(gid, "start"), row=0))
+                                    custom_id=routing.START.make(gid, routing.NoFields()), row=0))
     view.add_item(discord.ui.Button(label="Cancel", style=discord.ButtonStyle.danger,
-                                    custom_id=routing.make(gid, "cancel"), row=0))
+                                    custom_id=routing.CANCEL.make(gid, routing.NoFields()), row=0))
     if ai_allowed and ai_levels:
         select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             placeholder="Add an AI seat…",
-            custom_id=routing.make(gid, "ai"),
+            custom_id=routing.ADD_AI.make(gid, routing.NoFields()),
             options=[discord.SelectOption(label=f"AI ({level})", value=level) for level in ai_levels],
             row=1,
         )
@@ -71,7 +71,7 @@ def board_components(
         view.add_item(item)
     used_rows = 1 + max((getattr(item, "row", 0) or 0 for item in extra), default=-1)
     direct = [
-        (a, label) for a, label in actions if routing.fits(gid, "a", version, a)
+        (a, label) for a, label in actions if a and routing.PLAY.fits(gid, routing.Move(version, a))
     ]
     if menu is not None:  # the menu's buttons stand for every action
         for item in menu_buttons(rec, menu, version=version, start_row=used_rows):
@@ -80,14 +80,14 @@ def board_components(
         for index, (action, label) in enumerate(actions):
             view.add_item(discord.ui.Button(
                 label=_label(label), style=discord.ButtonStyle.primary,
-                custom_id=routing.make(gid, "a", version, action), row=used_rows + index // 5,
+                custom_id=routing.PLAY.make(gid, routing.Move(version, action)), row=used_rows + index // 5,
             ))
     elif actions or show_picker:
         view.add_item(discord.ui.Button(label="Choose your move…", style=discord.ButtonStyle.primary,
-                                        custom_id=routing.make(gid, "pick", version, 0), row=used_rows))
+                                        custom_id=routing.OPEN_PICKER.make(gid, routing.Page(version, 0)), row=used_rows))
     if show_private_button:
         view.add_item(discord.ui.Button(label="🔒 Show my hand / plan", style=discord.ButtonStyle.secondary,
-                                        custom_id=routing.make(gid, "hand"), row=4))
+                                        custom_id=routing.SHOW_HAND.make(gid, routing.NoFields()), row=4))
     return view
 
 
@@ -102,24 +102,35 @@ def action_picker(
     pages = max(1, -(-len(actions) // PAGE_SIZE))
     page = max(0, min(page, pages - 1))
     chunk = actions[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-    dated: tuple[object, ...] = (version,) if version is not None else (token,) if token is not None else ()
+    select_id, page_id = _picker_ids(game_id, verb, version, token)
     if chunk:
         title = placeholder if pages == 1 else f"{placeholder} (page {page + 1}/{pages})"
         view.add_item(discord.ui.Select(
             placeholder=_label(title, 100),
-            custom_id=routing.make(game_id, verb, *dated),
+            custom_id=select_id,
             options=[discord.SelectOption(label=_label(label, 100), value=action[:100]) for action, label in chunk],
             row=0,
         ))
-    nav_verb = f"{verb}nav"
     if pages > 1:
         if page > 0:
-            view.add_item(discord.ui.Button(label="◀ Previous", custom_id=routing.make(
-                game_id, nav_verb, *dated, page - 1), row=1))
+            view.add_item(discord.ui.Button(label="◀ Previous", custom_id=page_id(page - 1), row=1))
         if page < pages - 1:
-            view.add_item(discord.ui.Button(label="Next ▶", custom_id=routing.make(
-                game_id, nav_verb, *dated, page + 1), row=1))
+            view.add_item(discord.ui.Button(label="Next ▶", custom_id=page_id(page + 1), row=1))
     return view
+
+
+def _picker_ids(game_id: int, verb: str, version: int | None, token: str | None
+                ) -> tuple[str, Callable[[int], str]]:
+    """The select's custom_id and a page button's, for the public picker (its board's version)
+    or the private prompt (its token)."""
+    if verb == routing.PICK.verb:
+        if version is None:
+            raise ValueError("the public picker is dated by the board's version")
+        dated = version
+        return (routing.PICK.make(game_id, routing.Version(dated)),
+                lambda to: routing.PICKER_PAGE.make(game_id, routing.Page(dated, to)))
+    return (routing.PRIVATE_PICK.make(game_id, routing.Prompt(token)),
+            lambda to: routing.PRIVATE_PAGE.make(game_id, routing.PromptPage(to, token)))
 
 
 def menu_buttons(rec: GameRecord, root: Node, *, version: int, start_row: int = 0) -> list[discord.ui.Item]:
@@ -128,7 +139,7 @@ def menu_buttons(rec: GameRecord, root: Node, *, version: int, start_row: int = 
     for index, node in enumerate(root.children[: 5 * (4 - start_row)]):
         items.append(discord.ui.Button(
             label=_label(node.label), style=discord.ButtonStyle.primary,
-            custom_id=routing.make(rec.id, "t", version, index), row=start_row + index // 5,
+            custom_id=routing.OPEN_MENU.make(rec.id, routing.MenuButton(version, index)), row=start_row + index // 5,
         ))
     return items
 
@@ -158,14 +169,14 @@ def menu_picker(game_id: int, version: int, address: str, node: Node, *, page: i
     title = node.label if pages == 1 else f"{node.label} (page {page + 1}/{pages})"
     view.add_item(discord.ui.Select(
         placeholder=_label(f"{title}…", 100),
-        custom_id=routing.make(game_id, "ts", version, address or "-"),
+        custom_id=routing.MENU_CHOICE.make(game_id, routing.MenuSelect(version, address or None)),
         options=[discord.SelectOption(label=_label(c.label, 100), value=str(first + i)) for i, c in enumerate(chunk)],
         row=0,
     ))
     if page > 0:
-        view.add_item(discord.ui.Button(label="◀ Previous", row=1, custom_id=routing.make(
-            game_id, "tn", version, f"{address or '-'}/{page - 1}")))
+        view.add_item(discord.ui.Button(label="◀ Previous", row=1, custom_id=routing.MENU_PAGE.make(
+            game_id, routing.MenuPage(version, page - 1, address or None))))
     if page < pages - 1:
-        view.add_item(discord.ui.Button(label="Next ▶", row=1, custom_id=routing.make(
-            game_id, "tn", version, f"{address or '-'}/{page + 1}")))
+        view.add_item(discord.ui.Button(label="Next ▶", row=1, custom_id=routing.MENU_PAGE.make(
+            game_id, routing.MenuPage(version, page + 1, address or None))))
     return view

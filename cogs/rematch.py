@@ -22,7 +22,7 @@ import discord
 
 from cogs import routing, threads
 from cogs.flow import actor_of, flow_of
-from cogs.results import ENDED_STATUSES
+from cogs.results import ENDED_STATUSES, REMATCH_VERB
 from engine import registry
 from render import text
 from sessions import NotAllowed, SessionError
@@ -78,6 +78,8 @@ def _title(kind: str) -> str:
     except KeyError:  # a game no longer installed
         return kind
 
+
+REMATCH = routing.Spec(REMATCH_VERB, routing.NoFields)  # made by cogs.results on the final board
 
 async def on_open_rematch_lobby(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
     """``dt:<id>:rematch`` (cogs.router's VERBS): the first presser opens the new lobby; a

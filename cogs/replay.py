@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
 from discord import app_commands
@@ -44,6 +44,22 @@ GIF_VERB = "rpg"
 EXPORT_VERB = "rpt"
 SHOW_VERB = "rps"  # dt:<id>:rps:<ply>: post the replay at that ply in the channel
 REPLAY_LABEL = "🎞 Replay"
+
+
+class ReplayStep(NamedTuple):
+    ply: int
+    which: str  # first / prev / next / last: keeps ⏮ and ◀ distinct at ply 1
+
+
+class ReplayPly(NamedTuple):
+    ply: int
+
+
+STEP = routing.Spec(STEP_VERB, ReplayStep, "{ply}:{which}")
+SHOW = routing.Spec(SHOW_VERB, ReplayPly, "{ply}")
+OPEN = routing.Spec(OPEN_VERB, routing.NoFields)  # made by cogs.results on the final board
+GIF = routing.Spec(GIF_VERB, routing.NoFields)
+EXPORT = routing.Spec(EXPORT_VERB, routing.NoFields)
 EVENT_LINES = 12  # a ply's texts shown under the board (the export has them all)
 
 
@@ -99,7 +115,7 @@ def replay_controls(replay: Replay, ply: int) -> components.Layout:
     view = components.Layout()
     steps = (
         ("⏮", 0, "first", ply == 0),
-        ("◀", ply - 1, "prev", ply == 0),
+        ("◀", max(0, ply - 1), "prev", ply == 0),  # disabled at 0: no ply -1
         ("▶", ply + 1, "next", ply >= end),
         ("⏭", end, "last", ply >= end),
     )
@@ -110,12 +126,12 @@ def replay_controls(replay: Replay, ply: int) -> components.Layout:
                 style=discord.ButtonStyle.secondary,
                 row=0,
                 disabled=disabled,
-                custom_id=routing.make(gid, STEP_VERB, target, which),
+                custom_id=STEP.make(gid, ReplayStep(target, which)),
             )
         )
     view.add_item(
         discord.ui.Button(
-            label="🎞 GIF", style=discord.ButtonStyle.primary, row=1, custom_id=routing.make(gid, GIF_VERB)
+            label="🎞 GIF", style=discord.ButtonStyle.primary, row=1, custom_id=GIF.make(gid, routing.NoFields())
         )
     )
     view.add_item(
@@ -123,7 +139,7 @@ def replay_controls(replay: Replay, ply: int) -> components.Layout:
             label="📜 Export",
             style=discord.ButtonStyle.primary,
             row=1,
-            custom_id=routing.make(gid, EXPORT_VERB),
+            custom_id=EXPORT.make(gid, routing.NoFields()),
         )
     )
     return view
@@ -174,15 +190,15 @@ async def _replay_for(bot: DragonTavern, interaction: discord.Interaction, game_
 def _private(message: dict[str, Any], game_id: int, ply: int) -> dict[str, Any]:
     """A replay message for one member: with the button that posts it in the channel."""
     view = message.get("view") or components.Layout()
-    view.add_item(share.show_button(routing.make(game_id, SHOW_VERB, ply), row=1))
+    view.add_item(share.show_button(SHOW.make(game_id, ReplayPly(ply)), row=1))
     return {**message, "view": view}
 
 
 async def on_step_replay(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
     """``dt:<id>:rp:<ply>:<button>``: the same message, at that ply."""
+    ply = STEP.read(route).ply
     replay = await _replay_for(router.bot, interaction, route.game_id)
     await interaction.response.defer()  # edits the clicked message when done
-    ply = route.int_arg(0)
     message = await _message_at(replay, ply)
     if share.is_private(interaction):
         message = _private(message, route.game_id, ply)
@@ -199,9 +215,10 @@ async def on_open_replay(router: Any, interaction: discord.Interaction, route: r
 
 async def on_show_replay(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:
     """``dt:<id>:rps:<ply>``: the replay at that ply, posted in the channel for everyone."""
+    ply = SHOW.read(route).ply
     replay = await _replay_for(router.bot, interaction, route.game_id)
     await interaction.response.defer(thinking=True)
-    await interaction.followup.send(**_as_new(await _message_at(replay, route.int_arg(0))))
+    await interaction.followup.send(**_as_new(await _message_at(replay, ply)))
 
 
 async def on_send_gif(router: Any, interaction: discord.Interaction, route: routing.Route) -> None:

@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from cogs import components, errors, menu, routing
+from cogs import errors, routing
 from cogs.flow import actor_of, flow_of
-from cogs.presenter import build_menu, fill_names
+from cogs.menu_clicks import on_choose_in_menu, on_open_menu, on_turn_menu_page
+from cogs.presenter import fill_names
 from cogs.prompts import private_actions, prompt_key, prompt_token
 from cogs.rematch import everyone_in, on_open_rematch_lobby
 from cogs.replay import (
@@ -29,7 +30,7 @@ from cogs.replay import (
 from cogs.results import REMATCH_VERB
 from cogs.ui import ui_for
 from render import text
-from sessions import SessionError, StaleAction
+from sessions import SessionError
 from storage import HandMessage
 from storage.db import DAMAGED_MESSAGE
 
@@ -43,11 +44,6 @@ LOBBY_VERBS = frozenset({"join", "leave", "ai", "start", "cancel"})
 PRIVATE_VERBS = frozenset({"hand", "pnav", "p"})  # they answer with the private prompt themselves
 
 
-def component_data(interaction: discord.Interaction) -> dict[str, Any]:
-    """The click's payload: a TypedDict union in discord.py, read here as one plain dict."""
-    return dict(interaction.data or {})
-
-
 class Router(commands.Cog):
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
@@ -56,7 +52,7 @@ class Router(commands.Cog):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = component_data(interaction).get("custom_id", "")
+        custom_id = routing.component_data(interaction).get("custom_id", "")
         route = routing.parse(str(custom_id))
         if route is None:
             if str(custom_id).startswith(f"{routing.PREFIX}:"):
@@ -114,7 +110,7 @@ class Router(commands.Cog):
                                               interaction)
 
     async def on_add_ai(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        values = component_data(interaction).get("values") or []
+        values = routing.component_data(interaction).get("values") or []
         await interaction.response.defer()
         outcome = await self.bot.service.add_ai(route.game_id, actor_of(interaction), str(values[0]) if values
                                                 else None)
@@ -131,22 +127,22 @@ class Router(commands.Cog):
 
     # -- public moves ---------------------------------------------------------------------
     async def on_play_action(self, interaction: discord.Interaction, route: routing.Route) -> None:
+        move = routing.PLAY.read(route)
         await interaction.response.defer()
-        version = route.int_arg(0, -1)
-        outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), route.arg(1),
-                                               expected_version=version)
+        outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), move.action,
+                                               expected_version=move.version)
         if outcome.changed:
             await flow_of(self.bot).after_change(outcome, interaction)
         elif outcome.notice:
             await errors.reply_privately(interaction, outcome.notice)
 
     async def on_open_picker(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        await self._send_picker(interaction, route.game_id, route.int_arg(1), edit=False)
+        await self._send_picker(interaction, route.game_id, routing.OPEN_PICKER.read(route).page, edit=False)
 
     async def on_turn_picker_page(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        await self._send_picker(interaction, route.game_id, route.int_arg(1), edit=True)
+        await self._send_picker(interaction, route.game_id, routing.PICKER_PAGE.read(route).page, edit=True)
 
-    async def _seated(self, interaction: discord.Interaction, game_id: int, *, my_turn: bool = True,
+    async def seated(self, interaction: discord.Interaction, game_id: int, *, my_turn: bool = True,
                       not_seated: str = "You are not playing in this game.") -> tuple[Any, Any, Any]:
         """(record, game, seat) of the clicking player in a running game, or a private refusal."""
         rec, game = await self.bot.service.load(game_id)
@@ -160,7 +156,7 @@ class Router(commands.Cog):
         return rec, game, seat
 
     async def _send_picker(self, interaction: discord.Interaction, game_id: int, page: int, *, edit: bool) -> None:
-        rec, game, seat = await self._seated(interaction, game_id)
+        rec, game, seat = await self.seated(interaction, game_id)
         message = self.bot.presenter.public_picker(rec, game, seat.seat, page)
         if edit:
             await interaction.response.edit_message(**message)
@@ -168,95 +164,16 @@ class Router(commands.Cog):
             await interaction.response.send_message(**message, ephemeral=True)
 
     async def on_pick_from_picker(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        values = component_data(interaction).get("values") or []
+        values = routing.component_data(interaction).get("values") or []
         if not values:
             raise SessionError("Pick one option.")
+        version = routing.PICK.read(route).version
         await interaction.response.defer()
         outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), str(values[0]),
-                                               expected_version=route.int_arg(0, -1))
+                                               expected_version=version)
         await interaction.edit_original_response(content=f"✅ Played `{text.echo(str(values[0]))}`.", view=None)
         if outcome.changed:
             await flow_of(self.bot).after_change(outcome, interaction)
-
-    # -- move menus (cogs.menu) -----------------------------------------------------------
-    async def _menu_target(self, interaction: discord.Interaction, route: routing.Route, address: str):
-        rec, game, seat = await self._seated(interaction, route.game_id)
-        if route.int_arg(0, -1) != rec.version:
-            raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
-        node = menu.find(build_menu(rec.kind, game, seat.seat, _names(rec)), address)
-        if node is None:
-            raise StaleAction("That menu is out of date. Use the latest board.")
-        return rec, game, seat, node
-
-    async def on_open_menu(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        """A first-level menu button on the board."""
-        address = route.arg(1)
-        rec, game, seat, node = await self._menu_target(interaction, route, address)
-        _check_shown_label(interaction, node.label, text.BUTTON_LABEL)
-        action = node.only_action
-        if action is not None:
-            await interaction.response.defer()
-            outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action,
-                                                   expected_version=rec.version)
-            await flow_of(self.bot).after_change(outcome, interaction)
-            return
-        on_board = await self._picker_on_board(interaction, rec, game, address, node)
-        if on_board is not None:  # "where to" below the board's buttons
-            await interaction.response.edit_message(view=text.fit_view(on_board))
-            return
-        view = components.menu_picker(rec.id, rec.version, address, node)
-        await interaction.response.send_message(f"**{text.escape_markdown(node.label)}** — choose:",
-                                                view=text.fit_view(view), ephemeral=True)
-
-    async def on_turn_menu_page(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        """Next / previous page of a private menu select."""
-        address, _, page = route.arg(1).partition("/")
-        address = "" if address == "-" else address
-        rec, game, seat, node = await self._menu_target(interaction, route, address)
-        page_number = routing.number(page) or 0
-        view = await self._picker_on_board(interaction, rec, game, address, node, page=page_number) \
-            or components.menu_picker(rec.id, rec.version, address, node, page=page_number)
-        await interaction.response.edit_message(view=text.fit_view(view))
-
-    async def on_choose_in_menu(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        """A choice in a private menu select: go one level down, or play the leaf."""
-        values = component_data(interaction).get("values") or []
-        parent = route.arg(1)
-        parent = "" if parent == "-" else parent
-        if not values or routing.number(str(values[0])) is None:
-            raise SessionError("Pick one option.")
-        address = f"{parent}.{values[0]}" if parent else str(values[0])
-        rec, game, seat, node = await self._menu_target(interaction, route, address)
-        _check_shown_label(interaction, node.label, text.OPTION_LABEL, value=str(values[0]))
-        action = node.only_action
-        on_board = _on_board(interaction, rec)
-        if action is None:
-            deeper = await self._picker_on_board(interaction, rec, game, address, node)
-            if deeper is not None:
-                await interaction.response.edit_message(view=text.fit_view(deeper))
-                return
-            view = components.menu_picker(rec.id, rec.version, address, node)
-            await interaction.response.edit_message(content=f"**{text.escape_markdown(node.label)}** — choose:",
-                                                    view=text.fit_view(view))
-            return
-        await interaction.response.defer()
-        outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action, expected_version=rec.version)
-        if not on_board:  # a private picker says what was played; on the board, the new board does
-            label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats))
-            await interaction.edit_original_response(content=text.fit(f"✅ {label}"), view=None)
-        await flow_of(self.bot).after_change(outcome, interaction)
-
-    async def _picker_on_board(self, interaction: discord.Interaction, rec: GameRecord, game: Any, address: str,
-                               node: menu.Node, *, page: int = 0) -> discord.ui.View | None:
-        """The board's controls with ``node``'s select below them, when the click was made on
-        the board of a game whose picker lives there (GameUI.picker_on_board); else None (the
-        picker is private)."""
-        if not ui_for(rec.kind).picker_on_board or not _on_board(interaction, rec):
-            return None
-        board = (await self.bot.presenter.board_message(rec, game))["view"]
-        if board is None:
-            return None
-        return components.with_picker(board, components.menu_picker(rec.id, rec.version, address, node, page=page))
 
     async def on_game_control(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """Game-specific verbs: dt:<id>:x:<verb>... handled by the game's UI plug-in (its ``handlers``)."""
@@ -272,12 +189,11 @@ class Router(commands.Cog):
         await self._send_private(interaction, route.game_id, page=0, edit=False)
 
     async def on_turn_hand_page(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        # dt:<id>:pnav:<prompt token>:<page> (buttons from before the token: dt:<id>:pnav:<page>)
-        page = route.int_arg(1) if len(route.args) > 1 else route.int_arg(0)
+        page = routing.PRIVATE_PAGE.read(route).page
         await self._send_private(interaction, route.game_id, page=page, edit=True)
 
     async def _send_private(self, interaction: discord.Interaction, game_id: int, *, page: int, edit: bool) -> None:
-        rec, game, seat = await self._seated(
+        rec, game, seat = await self.seated(
             interaction, game_id, my_turn=False,
             not_seated="You are not playing in this game, so you have no hand to see.")
         settings = await self.bot.service.settings(rec.guild_id)
@@ -296,12 +212,13 @@ class Router(commands.Cog):
             await self.bot.service.set_hand(rec.id, seat.seat, HandMessage(0, 0, prompt_key(game, seat.seat), True))
 
     async def on_play_private(self, interaction: discord.Interaction, route: routing.Route) -> None:
-        values = component_data(interaction).get("values") or []
+        values = routing.component_data(interaction).get("values") or []
         if not values:
             raise SessionError("Pick one option.")
         action = str(values[0])
-        rec, game, seat = await self._seated(interaction, route.game_id, my_turn=False)
-        if route.arg(0) != prompt_token(game, seat.seat):
+        token = routing.PRIVATE_PICK.read(route).token
+        rec, game, seat = await self.seated(interaction, route.game_id, my_turn=False)
+        if token != prompt_token(game, seat.seat):
             # An old prompt (an earlier roll or phase): it must not act on the game as it is now.
             await self._show_current_prompt(interaction, rec, game, seat.seat)
             return
@@ -363,33 +280,6 @@ class Router(commands.Cog):
             log.warning("game %s: offering the private prompt failed", route.game_id, exc_info=True)
 
 
-def _check_shown_label(interaction: discord.Interaction, label: str, limit: int, *, value: str | None = None) -> None:
-    """Refuse a menu click whose button (or chosen option) showed another label than the node
-    its address finds now: the same version and address can mean another move on a message
-    drawn by an older menu layout (a board or picker posted before an update)."""
-    custom_id = component_data(interaction).get("custom_id")
-    for row in getattr(interaction.message, "components", None) or []:
-        for item in getattr(row, "children", []):
-            if getattr(item, "custom_id", None) != custom_id:
-                continue
-            shown = getattr(item, "label", None) if value is None else next(
-                (o.label for o in getattr(item, "options", []) if o.value == value), None)
-            # Compared with whitespace collapsed: Discord may trim a label it stores.
-            if shown is not None and shown.split() != text.fit(label, limit).split():
-                raise StaleAction("That menu is out of date. Use the latest board.")
-
-
-def _on_board(interaction: discord.Interaction, rec: GameRecord) -> bool:
-    """Whether the click was made on the game's board message (not a private picker)."""
-    return interaction.message is not None and interaction.message.id == rec.board_message_id
-
-
-def _names(rec: GameRecord) -> dict[str, str]:
-    """Names for the {p1} placeholders of menu labels (plain: labels render no markdown; the
-    same as the presenter's, so a menu address finds the same node)."""
-    return text.seat_names(rec.seats, "plain")
-
-
 RouterHandler = Callable[[Router, discord.Interaction, routing.Route], Awaitable[None]]
 
 # The one table from the short verbs in custom_ids (``dt:<id>:<verb>:...``) to what they do.
@@ -407,9 +297,9 @@ VERBS: dict[str, RouterHandler] = {
     "psnav": Router.on_turn_picker_page,
     "ps": Router.on_pick_from_picker,
     # the move menu (cogs.menu)
-    "t": Router.on_open_menu,
-    "tn": Router.on_turn_menu_page,
-    "ts": Router.on_choose_in_menu,
+    "t": on_open_menu,
+    "tn": on_turn_menu_page,
+    "ts": on_choose_in_menu,
     # the game's own controls (its UI plug-in's handlers)
     "x": Router.on_game_control,
     # private prompts

@@ -10,6 +10,7 @@
 - A move menu (cogs.menu) for the other public actions: Recruit / one button per Brawl target
   / Final Battle, Roll again / Stop, the Rally choice, the defender's "Let the Brawl begin".
   Keeps are not in it: the rows above offer every one.
+- The private prompt (Magic Items with Use buttons) is in cogs.ui.farkle_items.
 - ``announce``: a short channel message that pings a human Brawl defender when it becomes their
   move (editing the board never notifies anyone); the board's buttons are then theirs.
 
@@ -26,19 +27,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import discord
 
-import render
-from cogs import components, errors, routing
+from cogs import errors, routing
 from cogs.components import Layout
 from cogs.flow import actor_of, flow_of
-from cogs.presenter import fill_names
-from cogs.prompts import private_actions, prompt_token
 from cogs.ui import GameUI, register
+from cogs.ui.farkle_items import USE, on_use_item, private_message
 from cogs.ui.farkle_quick import Choice, rally_choices, roll_choices
 from engine import Event, Game
+from engine.farkle.view import FarkleAction
 from render import text
 from sessions import NotAllowed, SessionError, StaleAction
 
@@ -48,10 +48,26 @@ if TYPE_CHECKING:
     from sessions import Outcome
     from storage import GameRecord
 
-TOGGLE = "tog"
-KEEP_HINT = "keep"  # the disabled Keep button (no legal selection yet)
-TWO_STEPS = "then"  # a one-click choice of two actions: dt:<id>:x:then:<version>:<first>|<second>
-QUICK = "-"  # the toggle "mask" that shows the one-click choices again
+
+
+class Toggle(NamedTuple):
+    version: int
+    mask: int | None = None  # the dice selected after this click; None: the one-click choices again
+
+
+class TwoSteps(NamedTuple):
+    version: int
+    first: str
+    second: str
+
+
+# dt:<id>:x:tog:<version>:<mask>, or ":-" for the one-click choices
+TOGGLE = routing.Spec("x", Toggle, "{version}:-", "{version}:{mask}", control="tog", refusal=routing.STALE_BOARD)
+# the disabled Keep button (no legal selection yet)
+KEEP_HINT = routing.Spec("x", Toggle, "{version}:{mask}", control="keep")
+# a one-click choice of two actions
+TWO_STEPS = routing.Spec("x", TwoSteps, "{version}:{first}|{second}", control="then",
+                         refusal="That button is out of date. Use the latest board.")
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 KEEP_ROW = 1  # dice fill row 0 (and the 6th die row 1); the Keep button sits on row 1
 
@@ -59,17 +75,21 @@ KEEP_ROW = 1  # dice fill row 0 (and the 6th die row 1); the Keep button sits on
 # -- one-click choices -----------------------------------------------------------------------
 def _choice_button(rec: GameRecord, choice: Choice, version: int) -> discord.ui.Button | None:
     """A choice as a version-checked button (None if its custom_id would be too long)."""
-    args: tuple[object, ...]
     if len(choice.actions) == 1:
-        verb, args = "a", (version, choice.actions[0])
+        move = routing.Move(version, choice.actions[0])
+        if not routing.PLAY.fits(rec.id, move):
+            return None
+        custom_id = routing.PLAY.make(rec.id, move)
     else:
-        verb, args = "x", (TWO_STEPS, f"{version}:{'|'.join(choice.actions)}")
-    if not routing.fits(rec.id, verb, *args):
-        return None
+        first, second = choice.actions
+        steps = TwoSteps(version, first, second)
+        if not TWO_STEPS.fits(rec.id, steps):
+            return None
+        custom_id = TWO_STEPS.make(rec.id, steps)
     banks = choice.actions[-1] == "stop"  # green: the safe choice that ends the roll
     return discord.ui.Button(
         label=choice.label, style=discord.ButtonStyle.success if banks else discord.ButtonStyle.primary,
-        custom_id=routing.make(rec.id, verb, *args), row=0,
+        custom_id=custom_id, row=0,
     )
 
 
@@ -81,7 +101,7 @@ def quick_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int) -> li
     if _keeps(game, seat):
         items.append(discord.ui.Button(
             label="Pick dice…", style=discord.ButtonStyle.secondary, row=0,
-            custom_id=routing.make(rec.id, "x", TOGGLE, f"{version}:0"),
+            custom_id=TOGGLE.make(rec.id, Toggle(version, 0)),
         ))
     return items
 
@@ -91,8 +111,9 @@ def _keeps(game: FarkleGame, seat: str) -> dict[tuple[int, ...], str]:
     """Legal keep selections of ``seat`` now, by their sorted dice values."""
     out = {}
     for action in game.legal_actions(seat):
-        if action.startswith("keep:"):
-            out[tuple(sorted(int(x) for x in action[5:].split(",")))] = action
+        dice = FarkleAction.from_text(action).dice
+        if dice:
+            out[dice] = action
     return out
 
 
@@ -102,7 +123,7 @@ def selection(roll: Sequence[int], mask: int) -> tuple[int, ...]:
 
 
 def _roll_of(game: FarkleGame) -> list[int] | None:
-    view = game.view(None)
+    view = game.typed_view(None)
     if view["phase"] != "roll" or not view["roll"]:
         return None
     return list(view["roll"])
@@ -127,7 +148,7 @@ def board_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int, mask:
         items.append(discord.ui.Button(
             label=f"{DIE_FACES[value - 1]} {value}{' ✓' if on else ''}",
             style=discord.ButtonStyle.success if on else discord.ButtonStyle.secondary,
-            custom_id=routing.make(rec.id, "x", TOGGLE, f"{version}:{mask ^ (1 << i)}"),
+            custom_id=TOGGLE.make(rec.id, Toggle(version, mask ^ (1 << i))),
             disabled=value not in useful and not on,
             row=i // 5,
         ))
@@ -137,27 +158,30 @@ def board_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int, mask:
         # A legal selection: the platform's direct action button plays it (version-checked).
         items.append(discord.ui.Button(
             label=game.describe_action(seat, action), style=discord.ButtonStyle.primary,
-            custom_id=routing.make(rec.id, "a", version, action), row=KEEP_ROW,
+            custom_id=routing.PLAY.make(rec.id, routing.Move(version, action)), row=KEEP_ROW,
         ))
     else:
         label = "Keep: pick scoring dice" if not chosen else f"Keep {' '.join(map(str, chosen))}: not a scoring set"
         items.append(discord.ui.Button(
             label=label, style=discord.ButtonStyle.secondary, disabled=True,
-            custom_id=routing.make(rec.id, "x", KEEP_HINT, f"{version}:{mask}"), row=KEEP_ROW,
+            custom_id=KEEP_HINT.make(rec.id, Toggle(version, mask)), row=KEEP_ROW,
         ))
     items.append(discord.ui.Button(  # to the one-click choices (a roll with a keep always has some)
         label="◀ Back", style=discord.ButtonStyle.secondary, row=KEEP_ROW,
-        custom_id=routing.make(rec.id, "x", TOGGLE, f"{version}:{QUICK}"),
+        custom_id=TOGGLE.make(rec.id, Toggle(version)),
     ))
     return items
 
 
 def _is_own_item(custom_id: str, game_id: int) -> bool:
     """Whether a board component was made by board_rows (choices, toggles, Keep buttons)."""
-    if custom_id.startswith(f"{routing.PREFIX}:{game_id}:x:"):
-        return True
     route = routing.parse(custom_id)
-    return route is not None and route.verb == "a" and route.arg(1).startswith(("keep:", "rally:"))
+    if route is None or route.game_id != game_id:
+        return False
+    if route.verb == routing.CONTROL:
+        return True
+    move = routing.PLAY.parse(route)
+    return move is not None and FarkleAction.from_text(move.action).head in ("keep", "rally")
 
 
 def _with_rows(message: discord.Message, rows: list[discord.ui.Item], game_id: int) -> Layout:
@@ -177,7 +201,7 @@ def _with_rows(message: discord.Message, rows: list[discord.ui.Item], game_id: i
 
 
 async def on_toggle_die(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
-    version_text, _, mask_text = route.arg(1).partition(":")
+    toggle = TOGGLE.read(route)
     rec, game = await bot.service.load(route.game_id)
     seat = rec.seat_of_user(interaction.user.id)
     if seat is None:
@@ -186,10 +210,9 @@ async def on_toggle_die(bot: DragonTavern, interaction: discord.Interaction, rou
         raise SessionError("This game is not running.")
     if seat.seat not in game.to_act():
         raise SessionError("It is not your turn.")
-    mask = None if mask_text == QUICK else routing.number(mask_text)
-    if routing.number(version_text) != rec.version or (mask is None and mask_text != QUICK):
-        raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
-    rows = board_rows(rec, cast("FarkleGame", game), seat.seat, rec.version, mask)
+    if toggle.version != rec.version:
+        raise StaleAction(routing.STALE_BOARD)
+    rows = board_rows(rec, cast("FarkleGame", game), seat.seat, rec.version, toggle.mask)
     if not rows or interaction.message is None:
         raise StaleAction("There are no dice to pick right now.")
     await interaction.response.edit_message(view=text.fit_view(_with_rows(interaction.message, rows, rec.id)))
@@ -215,11 +238,7 @@ def _second_step_due(outcome: Outcome, user_id: int, action: str) -> bool:
 async def on_play_two_steps(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     """A one-click choice: the first action on the board's version, then the second one if it
     is still this player's legal move (else the board simply shows what the first led to)."""
-    version_text, _, steps = route.arg(1).partition(":")
-    first, _, second = steps.partition("|")
-    version = routing.number(version_text)
-    if version is None or not first or not second:
-        raise StaleAction("That button is out of date. Use the latest board.")
+    version, first, second = TWO_STEPS.read(route)
     await interaction.response.defer()
     actor = actor_of(interaction)
     outcome = await bot.service.apply(route.game_id, actor, first, expected_version=version)
@@ -237,83 +256,13 @@ async def on_play_two_steps(bot: DragonTavern, interaction: discord.Interaction,
         await flow_of(bot).after_change(last, interaction)  # announces both steps' saved changes
 
 
-# -- the private prompt: Magic Items with Use buttons -----------------------------------------
-USE = "use"
-MAX_USE_BUTTONS = 15  # rows 1-3; row 0 holds the select of the rest (Loaded Die faces, targets)
-
-
-def _names(rec: GameRecord) -> dict[str, str]:
-    """Names for markdown (message content, embed fields)."""
-    return text.seat_names(rec.seats)
-
-
-def private_message(rec: GameRecord, game: FarkleGame, seat: str, own_events: list[Event], *, page: int
-                    ) -> dict[str, Any]:
-    """The owner's hand (names and texts of their Magic Items) and a Use button per item play
-    allowed right now; plays that need a choice (a die face, a target) go in one select."""
-    names = _names(rec)
-    embed = discord.Embed(title=f"🔒 Dragon Farkle — game #{rec.id} (only you see this)",
-                          description=render.render_text("farkle", game.view(seat), text.seat_names(rec.seats, "code")),
-                          colour=discord.Colour.blurple())
-    hand = game.view(seat)
-    cards = [*hand.get("my_items", []), *hand.get("my_pending", [])]
-    if cards:
-        embed.add_field(name="Your Magic Items", value="\n".join(
-            f"**{c['name']}**: {c['text']}" for c in cards), inline=False)
-    if own_events:
-        embed.add_field(name="For you", value="\n".join(fill_names(e.text, names) for e in own_events),
-                        inline=False)
-    choices = private_actions(game, seat, text.seat_names(rec.seats, "plain"))  # labels: no markdown
-    if not choices:
-        return text.fit_message({"embed": embed, "view": None})
-    embed.set_footer(text="Only you see your items; using one shows it face up to everyone.")
-    simple = [(a, label) for a, label in choices if a.count(":") <= 1][:MAX_USE_BUTTONS]
-    rest = [(a, label) for a, label in choices if (a, label) not in simple]
-    view = components.action_picker(rec.id, "p", rest, page=page, token=prompt_token(game, seat),
-                                    placeholder="Use an item with a choice…") if rest else Layout()
-    for index, (action, label) in enumerate(simple):
-        if not routing.fits(rec.id, "x", USE, f"{rec.version}:{action}"):
-            continue
-        view.add_item(discord.ui.Button(
-            label=label, style=discord.ButtonStyle.primary, row=2 + index // 5,
-            custom_id=routing.make(rec.id, "x", USE, f"{rec.version}:{action}"),
-        ))
-    return text.fit_message({"embed": embed, "view": view})
-
-
-async def on_use_item(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
-    """A Use button of the private prompt (DM or ephemeral); version-checked like the board."""
-    version_text, _, action = route.arg(1).partition(":")
-    version = routing.number(version_text)
-    if version is None or not action:
-        raise StaleAction("That prompt is out of date.")
-    await interaction.response.defer()
-    outcome = await bot.service.apply(route.game_id, actor_of(interaction), action, expected_version=version)
-    rec, game = outcome.record, outcome.game
-    seat = rec.seat_of_user(interaction.user.id)
-    if game is None or seat is None:
-        return
-    label = fill_names(game.describe_action(seat.seat, action), _names(rec))
-    message: dict[str, Any] = {"content": f"✅ {label}", "embed": None, "view": None}
-    if not outcome.changed:
-        message["content"] = outcome.notice or "Already done."
-    elif interaction.guild_id is not None and private_actions(game, seat.seat):
-        # Ephemeral route: the same message becomes the next prompt (a DM gets a new one).
-        own = [e for e in outcome.events if e.to == seat.seat]
-        message = {"content": f"✅ {label}", **private_message(rec, cast("FarkleGame", game), seat.seat, own, page=0)}
-    await interaction.edit_original_response(**message)
-    if outcome.changed:
-        await flow_of(bot).after_change(outcome, interaction)
-
-
-
-
 # -- the move menu ---------------------------------------------------------------------------
 def menu_path(game: FarkleGame, seat: str, action: str) -> list[str]:
     """Where a public action sits in the board menu (labels may name players as {p2})."""
-    head, _, arg = action.partition(":")
+    parsed = FarkleAction.from_text(action)
+    head, arg = parsed.head, parsed.arg
     label = game.describe_action(seat, action)
-    if head == "keep" or (head == "accept" and game.view(None)["action"] == "battle"):
+    if head == "keep" or (head == "accept" and game.typed_view(None)["action"] == "battle"):
         return []  # the board rows offer it: one-click choices (and "Pick dice…" for keeps)
     if head == "brawl":
         return [label]  # one button per target (at most four): no select to open
@@ -326,8 +275,8 @@ def menu_path(game: FarkleGame, seat: str, action: str) -> list[str]:
 # -- pinging the Brawl defender --------------------------------------------------------------
 def announce(rec: GameRecord, game: FarkleGame, events: list[Event]) -> str | None:
     """Ping a human Brawl defender when it becomes their move (from public facts only)."""
-    view = game.view(None)
-    defender = view.get("defender")
+    view = game.typed_view(None)
+    defender = view["defender"]
     if view["action"] != "brawl" or not defender or game.to_act() != [defender]:
         return None
     seat = next((s for s in rec.seats if s.seat == defender), None)
@@ -337,7 +286,7 @@ def announce(rec: GameRecord, game: FarkleGame, events: list[Event]) -> str | No
     mention = f"{{@{defender}}}"  # the presenter pings this seat's user, and only them
     # One outcome may hold several turns (AI seats act in it): an earlier Brawl's attack_done
     # must not be read as this Brawl's, whose attack score may not exist yet.
-    if any(e.kind == "attack_done" for e in events) and view.get("attack_score") is not None:
+    if any(e.kind == "attack_done" for e in events) and view["attack_score"] is not None:
         return (f"🛡️ {mention}, you defend against {{{attacker}}}'s Brawl attack score of "
                 f"{view['attack_score']:,}: your roll and its buttons are on the board.")
     if view["phase"] == "react" and any(e.kind == "action" and e.data.get("action") == "brawl" for e in events):
@@ -360,18 +309,18 @@ _ASKS = {
 
 def ask(game: FarkleGame, seat: str) -> str:
     """What the seat must do now, for its turn ping (from the phase and its legal actions)."""
-    legal = game.legal_actions(seat)
-    if any(a.startswith("battle") for a in legal):
+    heads = {FarkleAction.from_text(a).head for a in game.legal_actions(seat)}
+    if "battle" in heads:
         return "Recruit, Brawl or fight the Final Battle"
-    if legal and all(a == "accept" or a.startswith("use") for a in legal):
+    if heads and heads <= {"accept", "use"}:
         return "accept the roll (or use an item)"
-    return _ASKS.get(str(game.view(None).get("phase")), "make your move")
+    return _ASKS.get(game.typed_view(None)["phase"], "make your move")
 
 
 class FarkleUI(GameUI):
     menu = True
-    handlers = MappingProxyType({TOGGLE: on_toggle_die, KEEP_HINT: on_explain_keep, TWO_STEPS: on_play_two_steps,
-                                 USE: on_use_item})
+    handlers = MappingProxyType({TOGGLE.key: on_toggle_die, KEEP_HINT.key: on_explain_keep,
+                                 TWO_STEPS.key: on_play_two_steps, USE.key: on_use_item})
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
         return menu_path(cast("FarkleGame", game), seat, action)

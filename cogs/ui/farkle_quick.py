@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.farkle.scoring import score
+from engine.farkle.view import FarkleAction
 
 if TYPE_CHECKING:
     from engine.farkle import FarkleGame
@@ -34,7 +35,7 @@ class Choice:
 
 
 def _dice(keep: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in keep.removeprefix("keep:").split(","))
+    return FarkleAction.from_text(keep).dice
 
 
 def _follow_ups(after: FarkleGame, seat: str) -> list[tuple[str, str]]:
@@ -42,7 +43,7 @@ def _follow_ups(after: FarkleGame, seat: str) -> list[tuple[str, str]]:
     if after.is_over or seat not in after.to_act():
         return []
     legal = after.legal_actions(seat)
-    view = after.view(None)
+    view = after.typed_view(None)
     out = []
     if "roll" in legal:
         text = after.describe_action(seat, "roll")  # "Roll 4 dice", "Roll 6 dice (hot dice)"
@@ -69,16 +70,16 @@ def _joined(
 
 
 def _turn_total_after(after: FarkleGame | None) -> int:
-    return -1 if after is None else int(after.view(None)["turn_total"])
+    return -1 if after is None else after.typed_view(None)["turn_total"]
 
 
 def roll_choices(game: FarkleGame, seat: str) -> list[Choice]:
     """The one-click choices for the dice ``seat`` has on the table (may be empty)."""
-    view = game.view(None)
+    view = game.typed_view(None)
     if view["phase"] != "roll" or seat not in game.to_act():
         return []
     legal = game.legal_actions(seat)
-    keeps = [a for a in legal if a.startswith("keep:")]
+    keeps = [a for a in legal if FarkleAction.from_text(a).dice]
     if view["action"] == "battle" and "accept" in legal:
         # A Final Battle roll paused for the roller's Magic Items: once resolved, rolling on is
         # the only move left (there is no stop), so both come in one click.
@@ -111,7 +112,7 @@ def roll_choices(game: FarkleGame, seat: str) -> list[Choice]:
 def rally_choices(game: FarkleGame, seat: str) -> list[Choice]:
     """After keeping on a Rally face: "double, then roll on / bank" in one click. Drawing a
     Magic Item stays its own step (the menu's button): the player may want to see it first."""
-    view = game.view(None)
+    view = game.typed_view(None)
     if (
         view["phase"] != "rally"
         or seat not in game.to_act()

@@ -1,8 +1,7 @@
 """Discord UI for The Dragon & Flagon (a cogs.ui.GameUI plug-in: FlagonUI at the end).
 
-* Public choices (character, start square, every question while a card resolves) go through the
-  platform's move menu: :func:`menu_path` gives short labels, grouping long square lists (a
-  Familiar can land on any of 121 squares) by column so each level fits the board or a select.
+* The public table (the move menu's labels, the lobby's teams, pings, the board's Recent lines)
+  is in cogs.ui.flagon_table; the finished game's action log in cogs.ui.flagon_log.
 * Secret planning: :func:`private_message` builds ONE prompt per owner holding, for each of
   their characters that must plan now, a select of the cards that may be planned and the slots
   filled so far. Choosing a card plans it at once and the same message is edited into the next
@@ -14,10 +13,8 @@
 
 from __future__ import annotations
 
-import io
-import re
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
 
@@ -25,10 +22,25 @@ from cogs import routing
 from cogs.components import Layout
 from cogs.flow import actor_of, flow_of
 from cogs.ui import GameUI, register
-from engine import Event, Game, game_options
-from engine.flagon import new_game
+from cogs.ui.flagon_log import ACTION_LOG, action_log_text, final_rows, on_send_action_log
+from cogs.ui.flagon_table import (
+    TEAM,
+    _arg_label,
+    _cname,
+    announce,
+    ask,
+    event_lines,
+    image_view,
+    lobby_fields,
+    lobby_rows,
+    menu_path,
+    on_choose_team,
+    progress_line,
+)
+from engine import Event, Game
 from engine.flagon.cards import CHARACTER_NAMES, deck_of, dragon_of, load_cards
-from engine.flagon.game import SLOT_NAMES, VERB_LABELS, FlagonGame
+from engine.flagon.game import FlagonGame
+from engine.flagon.notation import SLOT_NAMES
 from render import flagon as flagon_render
 from render import text
 from sessions import SessionError
@@ -37,55 +49,17 @@ from storage import GameRecord
 if TYPE_CHECKING:
     from bot import DragonTavern
 
-# A question with more options than this is grouped by board column (11 columns at most).
-MAX_FLAT = 15
 MAX_ROWS = 5  # component rows in one message
 PLANNING_EVENTS = frozenset({"plan", "planned"})
-_SHORT_VERB = {"to": "Go to", "target": "Target", "dir": "Direction", "face": "Face", "slide": "Slide to",
-               "time": "Riposte time", "item": "Take", "barrel": "Barrel on", "from": "Cast from",
-               "at": "Place on", "turn": "Turn", "preface": "Face first"}  # fmt: skip
 
 
-def _cname(cid: str) -> str:
-    return CHARACTER_NAMES.get(cid, cid)
+class PlanSlot(NamedTuple):
+    char: str | None = None  # the character whose next slot the card goes to; None: a private question
+    filled: int | None = None  # its slots filled when the prompt was drawn (a later one is stale)
 
 
-def _arg_label(arg: str) -> str:
-    cards = load_cards()
-    if arg in cards:
-        return cards[arg].name
-    if arg in CHARACTER_NAMES:
-        return CHARACTER_NAMES[arg]
-    return arg
-
-
-def _is_square(arg: str) -> bool:
-    return len(arg) >= 2 and arg[0].isalpha() and arg[0].islower() and arg[1:].isdigit()
-
-
-# -- public choices: the move menu ----------------------------------------------------------------
-
-
-def menu_path(game: Game, seat: str, action: str) -> list[str]:
-    verb, _, rest = action.partition(":")
-    if verb == "char":
-        return ["🎭 Choose a character", _cname(rest)]
-    if verb == "start":
-        return [f"📍 Place {_placing(game)}", rest]
-    _, _, arg = rest.partition(":")
-    label = f"{_SHORT_VERB.get(verb, VERB_LABELS.get(verb, verb).capitalize())} {_arg_label(arg)}"
-    count = sum(1 for a in game.legal_actions(seat) if not game.is_private_action(seat, a))
-    if count <= MAX_FLAT:
-        return [label]  # few options: one board button each
-    if _is_square(arg):  # many squares: a button per column, then a select of its squares
-        return [f"{_SHORT_VERB.get(verb, verb)} — column {arg[0]}", arg]
-    return [f"{_SHORT_VERB.get(verb, verb)} — other", label]
-
-
-def _placing(game: Game) -> str:
-    """The character being placed now (asked from the engine's public setup queue)."""
-    cid = game.character_being_placed() if isinstance(game, FlagonGame) else None
-    return _cname(cid) if cid else "a character"
+PLAN = routing.Spec("x", PlanSlot, "q", "{char}.{filled}", control="plan")
+CARD_TEXTS = routing.Spec("x", routing.NoFields, control="texts")
 
 
 # -- secret planning: the private prompt ----------------------------------------------------------
@@ -134,7 +108,7 @@ def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
         if need > 1:
             placeholder += f" ({need} to place)"
         items.append(discord.ui.Select(placeholder=text.fit(placeholder, text.PLACEHOLDER), options=options, row=row,
-                                       custom_id=routing.make(rec.id, "x", "plan", f"{cid}.{filled}")))
+                                       custom_id=PLAN.make(rec.id, PlanSlot(cid, filled))))
     question = [a for a in private if not a.startswith("plan:")]
     if question:
         verb = question[0].split(":", 1)[0]
@@ -145,7 +119,7 @@ def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
                    for a in question[: text.SELECT_OPTIONS]]
         items.append(discord.ui.Select(placeholder=text.fit(title, text.PLACEHOLDER), options=options,
                                        row=min(4, len(items)),
-                                       custom_id=routing.make(rec.id, "x", "plan", "q")))
+                                       custom_id=PLAN.make(rec.id, PlanSlot())))
     return items
 
 
@@ -192,7 +166,7 @@ def private_message(rec: GameRecord, game: Game, seat: str, own_events: list[Eve
     if view.get("me", {}).get("characters") and len(rows) < MAX_ROWS:
         # The selects cut card texts at 100 characters: the full texts are one click away.
         layout.add_item(discord.ui.Button(label="📖 Card texts", style=discord.ButtonStyle.secondary,
-                                          row=len(rows), custom_id=routing.make(rec.id, "x", "texts")))
+                                          row=len(rows), custom_id=CARD_TEXTS.make(rec.id, routing.NoFields())))
     if rows:
         footer = "Each choice is final and stays secret until the card is revealed."
         if view.get("late_night"):
@@ -214,16 +188,16 @@ async def on_plan_card(bot: DragonTavern, interaction: discord.Interaction, rout
     if not values:
         raise SessionError("Pick one card.")
     action = str(values[0])
-    key = route.arg(1)  # "<cid>.<filled>" (a card for that character) or "q" (a private question)
+    slot = PLAN.read(route)  # a card for a character's next slot, or (empty) a private question
     await interaction.response.defer()
     rec, game = await bot.service.load(route.game_id)
     seat = rec.seat_of_user(interaction.user.id)
     if seat is None or game is None:
         raise SessionError("You are not playing in this game.")
-    if key != "q":  # a stale prompt (a slot filled since) must not plan into another slot
-        cid, _, filled = key.partition(".")
+    if slot.char is not None:  # a stale prompt (a slot filled since) must not plan into another slot
+        cid = slot.char
         me = game.view(seat.seat).get("me", {}).get("characters", {}).get(cid)
-        if me is None or str(len(me["slots"])) != filled or not action.startswith(f"plan:{cid}:"):
+        if me is None or len(me["slots"]) != slot.filled or not action.startswith(f"plan:{cid}:"):
             raise SessionError("That planning prompt is out of date; use the latest one.")
     outcome = await bot.service.apply(route.game_id, actor_of(interaction), action)
     rec, new_game = outcome.record, outcome.game
@@ -284,229 +258,10 @@ async def on_show_card_texts(bot: DragonTavern, interaction: discord.Interaction
     await interaction.response.send_message(**text.fit_message({"embed": embed}), ephemeral=True)
 
 
-# -- the lobby ------------------------------------------------------------------------------------
-
-
-def lobby_fields(rec: GameRecord) -> list[tuple[str, str]]:
-    """Characters per player and, in the team game, the teams the current seats would form
-    (asked from the engine itself, so the lobby can never disagree with the rules)."""
-    seats = [s.seat for s in rec.seats]
-    names = text.seat_names(rec.seats)
-    if len(seats) < 2:
-        return [("Characters", "2–4 players: two characters each; 5–8 players: one each.")]
-    try:
-        game = new_game(seats, seed=0, **game_options(rec.options))
-    except ValueError as exc:
-        return [("Characters", f"⚠️ {exc}")]
-    quota = game.character_quota()
-    total = sum(quota.values())
-    per = sorted(set(quota.values()))
-    each = f"{per[0]} each" if len(per) == 1 else ", ".join(f"{names[p]} {n}" for p, n in quota.items())
-    fields = [("Characters", f"{total} characters: {each}. Choose them after Start (taken ones disappear).")]
-    teams: dict[str, str] | None = game.view(None)["teams"]
-    if teams:
-        for team in "AB":
-            members = ", ".join(f"{names[p]} ({quota[p]})" for p in seats if teams[p] == team)
-            fields.append((f"Team {team}", members))
-    return fields
-
-
-def lobby_rows(rec: GameRecord) -> list[discord.ui.Item]:
-    """In a team-game lobby, the "Choose your team" buttons (players who do not pick alternate)."""
-    if not _team_option_on(rec):
-        return []
-    return [discord.ui.Button(label=f"Join team {team}", style=discord.ButtonStyle.secondary,
-                              custom_id=routing.make(rec.id, "x", "team", team), row=2) for team in "AB"]
-
-
-def _team_option_on(rec: GameRecord) -> bool:
-    return rec.options.get("team") is True  # options are saved parsed
-
-
-async def on_choose_team(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
-    """Join team A / Join team B in the lobby: record the clicking player's team, redraw the lobby."""
-    rec = await bot.service.record(route.game_id)
-    if rec.status != "lobby" or not _team_option_on(rec):
-        raise SessionError("Teams are picked in the lobby of a team game.")
-    await interaction.response.defer()
-    outcome = await bot.service.choose_team(route.game_id, actor_of(interaction), route.arg(1))
-    await flow_of(bot).after_change(outcome, interaction)
-
-
-# -- pings: editing the board notifies nobody ------------------------------------------------------
-
-
-# What a question asks, in words, for its ping ("your choice — which way to face").
-PING_QUESTIONS = {
-    "face": "which way to face", "to": "where to go", "target": "whom to target", "dir": "which direction",
-    "slide": "which way to slide along the wall", "daze": "which card goes into the next slot (Dazed)",
-    "time": "how long to hold the Riposte", "vision": "what the Vision becomes", "item": "what to take",
-    "barrel": "where the barrel goes", "from": "where to cast from", "at": "where to place it",
-    "turn": "which way to turn", "preface": "which way to face first",
-}  # fmt: skip
-
-
-def announce(rec: GameRecord, game: Game, events: list[Event]) -> str | None:
-    """Ping a human once per card when the rules start asking them something while it
-    resolves (their own card was just revealed, or their character is knocked into a wall and
-    they choose the slide). Later questions of the same card follow on the board silently."""
-    pending = game.view(None).get("pending")
-    if not pending:
-        return None
-    seat = next((s for s in rec.seats if s.seat == pending["player"]), None)
-    if seat is None or seat.is_ai or seat.user_id is None:
-        return None
-    if pending["verb"] != "slide" and not any(e.kind == "reveal" for e in events):
-        return None
-    # The question is about pending["char"], the pinged player's own character; the card being
-    # performed may be another player's ("acting"), e.g. a knockback into a wall or a Daze.
-    about = _cname(pending["char"])
-    by = "" if pending["acting"] == pending["char"] else f" (hit by {_cname(pending['acting'])}'s card)"
-    if pending["verb"] in ("daze", "vision"):
-        where = "your DM" if seat.private_route == "dm" else "the board's 🔒 Show my hand / plan button"
-    else:
-        where = "the board's buttons"
-    question = PING_QUESTIONS.get(pending["verb"], VERB_LABELS.get(pending["verb"], pending["verb"]))
-    return f"🔔 {{@{seat.seat}}} {about}{by}: your choice — {question}. Answer with {where}."
-
-
-# -- the board's "Recent" lines ------------------------------------------------------------------
-
-_REVEAL = re.compile(r"^(?P<who>.+) reveals (?P<card>.+?)\.?$")
-_TOKEN = re.compile(r"^(?P<who>.+?) faces (?P<facing>\w+); time token moves (?P<cost>\d+) to space (?P<space>\d+)\.?$")
-
-
-def event_lines(events: list[Event]) -> list[str]:
-    """One line per revealed card ("{p1}'s Nari — Backstab: Sir Goodheart gives 5 reputation
-    to Nari · faces E, +2 time → 7"); plans arriving are one progress line (progress_line), so
-    the board's six "Recent" lines cover a whole time step rather than its last card."""
-    lines: list[str] = []
-    group: list[str] | None = None  # the card being resolved: head, then its effects
-
-    def flush_group() -> None:
-        nonlocal group
-        if group:
-            head, *effects = group
-            lines.append(head + (": " + "; ".join(effects) if effects else ""))
-        group = None
-
-    for e in events:
-        text = e.text.rstrip()
-        if e.kind == "planned":
-            continue  # told by the one progress line (progress_line), not a line per card
-        reveal = _REVEAL.match(text) if e.kind == "reveal" else None
-        if reveal:
-            flush_group()
-            group = [f"{reveal['who']} — {reveal['card']}"]
-            continue
-        token = _TOKEN.match(text) if e.kind == "token" else None
-        if token:
-            if group is None:  # the card was revealed in an earlier outcome (a question between)
-                group = [f"↳ {token['who']}"]
-            group[-1] += f" · faces {token['facing']}, +{token['cost']} time → {token['space']}"
-            flush_group()
-            continue
-        if group is not None and e.kind not in ("order", "start", "end", "guard", "game_end_token"):
-            group.append(text.rstrip("."))
-            continue
-        flush_group()
-        lines.append(text)
-    flush_group()
-    return lines
-
-
-# -- the end: the action log as a file -----------------------------------------------------------
-
-
-def final_rows(rec: GameRecord, game: Game) -> list[discord.ui.Item]:
-    return [discord.ui.Button(label="📜 Action log", style=discord.ButtonStyle.secondary, row=0,
-                              custom_id=routing.make(rec.id, "x", "log"))]
-
-
-def action_log_text(rec: GameRecord, game: Game, logged: list[Any]) -> str:
-    """The game replayed from its seed and stored actions: each action in notation with its
-    label, followed by the public events it caused. ``game`` is the game as it started
-    (GameService.new_game_for: seat order and setup exactly as at the start). Only offered once
-    the game is over, when no plan is secret any more."""
-    names = {s.seat: s.display_name for s in rec.seats}
-    players = [s.seat for s in sorted(rec.seats, key=lambda s: s.position)]
-    lines = [f"The Dragon & Flagon — game #{rec.id}", f"Seed {rec.seed}; options {rec.options or 'default'}",
-             "Players: " + ", ".join(f"{names.get(p, p)} ({p})" for p in players), ""]
-    for row in logged:
-        if row.source == "system":
-            lines.append(f"[{row.seq}] {names.get(row.seat, row.seat)}: {row.action} (system)")
-            continue
-        label = flagon_render._fill(game.describe_action(row.seat, row.action), names)
-        by = "" if row.source == "player" else f" [{row.source}]"
-        lines.append(f"[{row.seq}] {names.get(row.seat, row.seat)}{by}: {label}  `{row.action}`")
-        for event in game.play(row.seat, row.action):
-            if event.to is None:
-                lines.append(f"      {flagon_render._fill(event.text, names)}")
-    return "\n".join(lines) + "\n"
-
-
-async def on_send_action_log(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    rec = await bot.service.record(route.game_id)
-    if rec.status != "finished":
-        raise SessionError("The action log is available once the game is over.")
-    logged = await bot.service.action_log(rec.id)
-    started = await bot.service.new_game_for(rec)
-    # Optional work: the side lane, not the pool games need (sessions.heavywork); kept per game.
-    text = await bot.side_work.submit(("flagon-log", rec.id, rec.version), action_log_text, rec, started, logged,
-                                      keep=len)
-    file = discord.File(io.BytesIO(text.encode()), filename=f"flagon-game-{rec.id}.txt")
-    await interaction.followup.send(f"📜 Action log of game #{rec.id} ({len(logged)} actions).", file=file,
-                                    ephemeral=True)
-
-
-
-
-def image_view(view: dict[str, Any]) -> dict[str, Any]:
-    """What the board picture shows: everything but who is still planning (the embed text says
-    that), so the image is redrawn when the tavern changes, not after every submitted plan."""
-    characters = [{**c, "planning": False, "slots_filled": 0, "to_place": 0} for c in view.get("characters", [])]
-    return {**view, "planning": [], "to_act": [], "characters": characters}
-
-
-# -- the turn ping's question ----------------------------------------------------------------------
-
-
-def ask(game: Game, seat: str) -> str:
-    """What the seat must do now, for its turn ping."""
-    heads = {a.split(":", 1)[0] for a in game.legal_actions(seat)}
-    if "char" in heads:
-        return "choose a character"
-    if "start" in heads:
-        return f"choose where {_placing(game)} starts"
-    if "plan" in heads:
-        return "plan your cards"
-    pending = game.view(None).get("pending")
-    if pending:
-        return f"answer {_cname(pending['acting'])}'s card"
-    return "make your move"
-
-
-def progress_line(game: Game, events: list[Event]) -> str | None:
-    """While plans come in: who still plans, by player and character (public: the board shows
-    who is planning), one Recent line updated as plans arrive."""
-    if not any(e.kind == "planned" for e in events):
-        return None
-    view = game.view(None)
-    waiting: dict[str, list[str]] = {}
-    if view.get("phase") == "plan":
-        for char in view["characters"]:
-            if char.get("planning") and char.get("owner"):
-                waiting.setdefault(char["owner"], []).append(char["name"])
-    if not waiting:
-        return "All plans are in."
-    return "Still planning: " + ", ".join(f"{{{who}}} ({', '.join(chars)})" for who, chars in waiting.items())
-
-
 class FlagonUI(GameUI):
     menu = True
-    handlers = MappingProxyType({"plan": on_plan_card, "log": on_send_action_log, "texts": on_show_card_texts,
-                                 "team": on_choose_team})
+    handlers = MappingProxyType({PLAN.key: on_plan_card, ACTION_LOG.key: on_send_action_log,
+                                 CARD_TEXTS.key: on_show_card_texts, TEAM.key: on_choose_team})
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:
         return menu_path(game, seat, action)
@@ -541,3 +296,7 @@ class FlagonUI(GameUI):
 
 
 register("flagon", FlagonUI())
+
+# Used from outside through this module (the fuzzer, tests): the plug-in's whole surface.
+__all__ = ["CHARACTER_NAMES", "FlagonUI", "action_log_text", "card_texts", "event_lines", "menu_path",
+           "plan_rows", "private_message", "private_prompt_due", "progress_line"]

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, cast
 from cogs.ui import GameUI, register
 from engine.base import Game
 from engine.ninesons.game import origin_of
+from engine.ninesons.view import NineSonsAction, NineSonsView, typed_view
 
 if TYPE_CHECKING:
     from engine.ninesons import NineSonsGame
@@ -35,65 +36,64 @@ DIRECT_BUTTONS = 5  # this many legal actions or fewer: one button each, one cli
 
 # The view the menu's labels read, one per game, ply and seat: the menu asks once per legal
 # action (up to ~60), and a view per ask was the bot's largest CPU cost at 400 games.
-_VIEWS: weakref.WeakKeyDictionary[NineSonsGame, tuple[int, str, dict[str, Any]]] = weakref.WeakKeyDictionary()
+_VIEWS: weakref.WeakKeyDictionary[NineSonsGame, tuple[int, str, NineSonsView]] = weakref.WeakKeyDictionary()
 
 
-def menu_view(game: NineSonsGame, seat: str) -> dict[str, Any]:
+def menu_view(game: NineSonsGame, seat: str) -> NineSonsView:
     """``game.view(seat)``, computed once per ply (shared: read it, do not change it)."""
     ply = len(game.log)
     cached = _VIEWS.get(game)
     if cached is None or cached[:2] != (ply, seat):
-        cached = _VIEWS[game] = (ply, seat, game.view(seat))
+        cached = _VIEWS[game] = (ply, seat, typed_view(game, seat))
     return cached[2]
 
 
 def menu_path(game: NineSonsGame, seat: str, action: str) -> list[str]:
     """Labels placing ``action`` in the move menu of ``seat`` (see the module docstring)."""
-    if action.startswith("tame:"):
+    move = NineSonsAction.from_text(action)
+    if move.kind == "tame":
         return [tame_label(menu_view(game, seat), seat, action)]
     by_origin = game.legal_by_origin(seat)  # cached per ply: the menu asks once per action
     whole_move = game.describe_action(seat, action)
     if sum(map(len, by_origin.values())) <= DIRECT_BUTTONS or len(by_origin.get(origin_of(action), ())) == 1:
         return [whole_move]  # nothing to choose between: one button plays it
     view = menu_view(game, seat)
-    if "@" in action:
-        value, _, cell = action.partition("@")
-        return [f"Place a {value}", cell_label(view, cell)]
-    cells = action.split("-")
-    if len(cells) >= 2:
-        return [stack_label(view, cells[0]), "→".join(cells)]
+    if move.kind == "place":
+        return [f"Place a {move.value}", cell_label(view, move.cells[0])]
+    if move.kind == "move":
+        return [stack_label(view, move.cells[0]), "→".join(move.cells)]
     return [whole_move]  # unknown notation: a button of its own rather than a crash
 
 
-def cell_label(view: dict[str, Any], cell: str) -> str:
+def cell_label(view: NineSonsView, cell: str) -> str:
     """``b2`` -> "b2 · BaXia (S3)": the card a die placed there counts towards."""
     slot = next((c["slot"] for c in view["cells"] if c["cell"] == cell), None)
     card = next((s["card"] for s in view["slots"] if s["slot"] == slot and s["card"]), None)
     return f"{cell} · {card['name']} ({slot})" if card else cell
 
 
-def stack_label(view: dict[str, Any], cell: str) -> str:
-    """ "Move die on a1", or "Move stack on a1 (3 dice)": a stack takes one step per die."""
+def stack_label(view: NineSonsView, cell: str) -> str:
+    """"Move die on a1", or "Move stack on a1 (3 dice)": a stack takes one step per die."""
     stack: list[list[Any]] = next((c["stack"] for c in view["cells"] if c["cell"] == cell), [])
     return f"Move stack on {cell} ({len(stack)} dice)" if len(stack) > 1 else f"Move die on {cell}"
 
 
-def tame_label(view: dict[str, Any], seat: str, action: str) -> str:
+def tame_label(view: NineSonsView, seat: str, action: str) -> str:
     """``tame:S3`` -> "Tame BaXia (S3) first" (when several cards wait); ``tame:S6:d3`` -> "Tame
     FuXi (S6) with the stack on d3 (top 5): you tame". The tamer is said from the chooser's side
     ("you" / "opponent"), which the public label (seat letters) cannot do; the top die matters
     on ChiWen (that die leaves the game)."""
-    parts = action.split(":")
-    slot = parts[1].upper() if len(parts) > 1 else "?"
+    tame = NineSonsAction.from_text(action)
+    slot = tame.slot.upper() or "?"
     card = next((s["card"] for s in view["slots"] if s["slot"] == slot and s["card"]), None)
     label = f"Tame {card['name'] if card else slot} ({slot})"
     # "first" only when the choice is an order, i.e. several cards are waiting.
-    pending = (view.get("pending") or {}).get("options") or []
-    if len({p.split(":")[1].upper() for p in pending if p.count(":") >= 1}) > 1:
+    pending = view["pending"]["options"] if view["pending"] else []
+    if len({NineSonsAction.from_text(p).slot.upper() for p in pending if p.startswith("tame:")}) > 1:
         label += " first"
-    if len(parts) < 3:
+    if not tame.cells:
         return label
-    cell = parts[2].lower()
+    cell = tame.cells[0].lower()
     stack: list[list[Any]] = next((c["stack"] for c in view["cells"] if c["cell"] == cell), [])
     if not stack:
         return f"{label} with the stack on {cell}"
@@ -104,7 +104,7 @@ def tame_label(view: dict[str, Any], seat: str, action: str) -> str:
 
 def ask(game: Game, seat: str) -> str:
     """What the seat must do now, for its turn ping."""
-    if any(a.startswith("tame:") for a in game.legal_actions(seat)):
+    if any(NineSonsAction.from_text(a).kind == "tame" for a in game.legal_actions(seat)):
         return "choose how the taming goes"
     return "place a die or move a stack"
 

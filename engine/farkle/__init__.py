@@ -2,7 +2,8 @@
 
 Public API: :func:`new_game`, :class:`FarkleGame`, :func:`score` (the Soldier table),
 :func:`load_cards` (parse and validate the text of another card file; pass the result to
-``new_game(..., cards=cardset.to_dict())``). Notation: docs/farkle.md.
+``new_game(..., cards=cardset.to_dict())``), :class:`FarkleView` (the shape of a view) and
+:class:`FarkleAction` (an action's notation read and written). Notation: docs/farkle.md.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from engine.farkle import plugin, rules
 from engine.farkle.cards import CardFileError, CardSet, load_cards
 from engine.farkle.game import FarkleGame
 from engine.farkle.scoring import ScoreTable, has_score, score
+from engine.farkle.view import FarkleAction, FarkleView
 from engine.registry import GameInfo, register
 
 _C = rules.CONSTANTS  # the numbers come from data/rules.toml, so this text follows the data
@@ -71,7 +73,9 @@ register(
 __all__ = [
     "CardFileError",
     "CardSet",
+    "FarkleAction",
     "FarkleGame",
+    "FarkleView",
     "ScoreTable",
     "has_score",
     "load_cards",

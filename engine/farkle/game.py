@@ -28,9 +28,9 @@ from engine.farkle.core import DRAGON_HP, KEEP_MIN_ARMY, turn_fields
 from engine.farkle.flow import TurnFlow
 from engine.farkle.phases import MOVES, PHASES
 from engine.farkle.state import FarkleState
+from engine.farkle.view import JOIN, CardInfo, FarkleView
 from engine.rng import Rng
 
-JOIN = "+"  # keep:1,5+roll: a keep and its follow-up in one action (FarkleGame.shortcuts)
 FOLLOW_UPS = ("roll", "stop")
 
 
@@ -227,13 +227,17 @@ class FarkleGame(TurnFlow):
 
     # ------------------------------------------------------------------ presentation
     def view(self, player: str | None) -> dict[str, Any]:
+        return cast("dict[str, Any]", self.typed_view(player))
+
+    def typed_view(self, player: str | None) -> FarkleView:
+        """:meth:`view` with its shape (engine.farkle.view.FarkleView), for code that reads it."""
         s = self.s
 
-        def card_info(cid: str) -> dict[str, str]:
+        def card_info(cid: str) -> CardInfo:
             c = self.card(cid)
             return {"id": c.id, "name": c.name, "text": c.text, "source": c.source}
 
-        v: dict[str, Any] = {
+        v: FarkleView = {
             "game": self.NAME,
             "players": list(s["players"]),
             "current": self.current,

@@ -1,19 +1,17 @@
-"""The Dragon & Flagon game object: setup, planning, the time-step loop, views, persistence.
+"""The Dragon & Flagon game object: setup, planning, the time-step loop, persistence.
 
-Notation (see docs/flagon.md): every action is ``verb:...`` text. Setup: ``char:<id>``,
-``start:<square>``. Planning (private): ``plan:<char>:<slot>:<card>``. Choices while a card
-resolves: ``<verb>:<char>:<answer>`` (``to``, ``target``, ``dir``, ``face``, ``slide``, ``daze``
-(private), ``time``, ``vision``, ``item``, ``barrel``, ``from``, ``at``, ``turn``, ``preface``).
+Beside it: the notation and button labels (engine.flagon.notation), the view's shape and how
+it is drawn (engine.flagon.view), the team game's sides (engine.flagon.teams) and the starting
+state (engine.flagon.setup).
 """
 
 from __future__ import annotations
 
 import pickle
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from engine.base import (
-    STATE_VERSION_KEY,
     Event,
     Game,
     IllegalAction,
@@ -25,74 +23,15 @@ from engine.base import (
     resolve_options,
 )
 from engine.flagon import geometry as G
-from engine.flagon.board import layout_names, load_layout
-from engine.flagon.cards import CHARACTER_NAMES, CHARACTERS, dragon_of, load_cards
+from engine.flagon.cards import CHARACTERS, load_cards
+from engine.flagon.notation import SLOT_NAMES, FlagonAction, describe
+from engine.flagon.options import OPTIONS
 from engine.flagon.rules import PRIZES, Ctx, NeedChoice, Rules, cname
+from engine.flagon.setup import initial_state, play_setup
+from engine.flagon.view import FlagonView, build_view, plans_left
 from engine.rng import Rng
 
-SLOT_NAMES = ("I", "II", "III")
-VERB_LABELS = {
-    "to": "go to", "target": "target", "dir": "direction", "face": "face", "slide": "slide to",
-    "daze": "Daze card", "time": "Riposte time", "vision": "Vision becomes", "item": "take",
-    "barrel": "barrel on", "from": "cast from", "at": "place on", "turn": "turn", "preface": "face first",
-}  # fmt: skip
-# plan/daze pick hidden cards; a Vision prompt lists Tuuli's deck, which would show by absence
-# what she has planned, so it is private too (the card it becomes is then announced publicly).
-SPECIAL_LABELS = {
-    ("to", "stay"): "stay put", ("vision", "cancel"): "cancel the Vision", ("item", "drop"): "drop what you hold",
-    ("preface", "after"): "turn after acting instead", ("from", "self"): "cast from yourself",
-    ("from", "familiar"): "cast from the Familiar",
-    ("dir", "familiar"): "throw at the Familiar",
-}  # fmt: skip
-PRIVATE_VERBS = ("plan", "daze", "vision")
-# Printed spaces of the time track, for display only (the engine's track is unbounded).
-# PROPOSAL (spec 2.2: [UNKNOWN] P:40).
-TRACK_SPACES = 40
 MAX_STEPS = 200  # a safety net; the Town Guard ends every game by space 30
-
-
-# A side of the team game never fields more than half of the nine characters.
-MAX_TEAM_CHARACTERS = len(CHARACTER_NAMES) // 2
-
-
-def team_sides(players: list[str], picks: Mapping[str, str]) -> dict[str, str]:
-    """Each player's team ("A" or "B"): their lobby pick, or else (in seat order) the team
-    with fewer players so far, so with no picks at all the seats alternate A, B, A, B."""
-    teams = {p: picks[p] for p in players if picks.get(p) in ("A", "B")}
-    for p in players:
-        if p not in teams:
-            size = {t: sum(1 for q in teams.values() if q == t) for t in "AB"}
-            teams[p] = "B" if size["B"] < size["A"] else "A"
-    return {p: teams[p] for p in players}
-
-
-def team_quotas(players: list[str], teams: Mapping[str, str]) -> dict[str, int]:
-    """How many characters each player controls in the team game. Rulebook: "While the number of
-    players on each side may be uneven, the number of characters should not." Even teams keep the
-    usual count (two each with 4 players, one each with 5-8). Uneven teams field four characters a
-    side, as in the rulebook's five-player example (2+2 against 2+1+1): every player of the smaller
-    team controls two, and on the larger team the first players in seat order take a second one.
-    Raises InvalidSetup when the sides cannot be balanced with one or two characters a player."""
-    members = {t: [p for p in players if teams[p] == t] for t in "AB"}
-    small, large = sorted((len(members["A"]), len(members["B"])))
-    if small == 0:
-        empty = "A" if not members["A"] else "B"
-        raise InvalidSetup(f"Team {empty} has no players; both teams need at least one.")
-    if small == large:
-        per = 2 if len(players) <= 4 else 1
-        return {p: per for p in players}
-    side = MAX_TEAM_CHARACTERS
-    if large > side or 2 * small < side:
-        raise InvalidSetup(
-            f"Teams of {large} and {small} players cannot field the same number of characters "
-            f"(each player controls one or two, at most {side} a side); move a player to the other team."
-        )
-    quota = {}
-    for t in "AB":
-        extra = side - len(members[t])
-        for i, p in enumerate(members[t]):
-            quota[p] = 2 if i < extra else 1
-    return {p: quota[p] for p in players}
 
 
 def _clone(obj: Any) -> Any:
@@ -122,45 +61,7 @@ class FlagonGame(Game):
             "options": {**d["options"], "flagon_not_thrown": False, "barrel_table_shields": False},
         },
     }
-    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("extended", False, "Extended game: Game End tokens on spaces 27-30 instead of 21-24."),
-        OptionSpec("team", False, "Team game (4-8 players): two teams with equal numbers of characters."),
-        OptionSpec("late_night", False, "Late Night: you may not look at your own placed cards."),
-        OptionSpec(
-            "cookies",
-            "off",
-            "Plate of Cookies: off, instead of the Flagon, or with it.",
-            choices=("off", "instead", "with"),
-        ),
-        OptionSpec("layout", "first-game", "Tavern layout.", choices=layout_names()),
-        OptionSpec(
-            "prone_vision_stands",
-            False,
-            "Prone Vision: a prone Tuuli stands up when Vision is revealed, so the card it becomes is "
-            "never cancelled for being prone (off = our reading of the rulebook: the card Vision "
-            "becomes is the one checked).",
-        ),
-        OptionSpec(
-            "familiar_blocks",
-            False,
-            "Familiar blocks throws: a mug or chair thrown along the Familiar's line must hit it "
-            "(off = our reading of the rulebook: you may aim at the Familiar or past it).",
-        ),
-        OptionSpec(
-            "flagon_not_thrown",
-            False,
-            "The Flagon stays in hand: a card that throws what you hold (Throw, Monkey Throw, Divine Hurl) is "
-            "cancelled while you hold the Flagon (or the Cookies) "
-            "(off = the rulebook's letter: the Flagon is treated exactly like a mug, so it can be thrown).",
-        ),
-        OptionSpec(
-            "barrel_table_shields",
-            False,
-            "Tables shield from barrels: a barrel stopped before a table hits nobody past it "
-            "(off = our reading of the rulebook: it stops before the table and still hits the "
-            "character just past it).",
-        ),
-    )
+    OPTIONS: ClassVar[tuple[OptionSpec, ...]] = OPTIONS
 
     def __init__(self, state: dict[str, Any]) -> None:
         self.s = state
@@ -176,87 +77,7 @@ class FlagonGame(Game):
         opts = resolve_options(cls.OPTIONS, options, "The Dragon & Flagon")
         if opts["team"] and len(players) < 4:
             raise InvalidSetup(f"The team game needs 4-8 players; {len(players)} are seated.")
-        lay = load_layout(opts["layout"])
-        rng = Rng(seed)
-        per = 2 if len(players) <= 4 else 1
-        quota = {p: per for p in players}
-        teams = None
-        if opts["team"]:
-            teams = team_sides(players, picks)
-            quota = team_quotas(players, teams)
-        queue: list[list[Any]] = []
-        if teams:
-            start_team = "AB"[rng.below(2)]
-            members = {t: [p for p in players if teams[p] == t] for t in "AB"}
-            left = dict(quota)
-            turn = start_team
-            idx = {"A": 0, "B": 0}
-            while any(left.values()):
-                group = [p for p in members[turn] if left[p] > 0]
-                if group:
-                    p = group[idx[turn] % len(group)]
-                    idx[turn] += 1
-                    left[p] -= 1
-                    queue.append(["choose", p])
-                    queue.append(["place_last", p])
-                turn = "B" if turn == "A" else "A"
-        else:
-            for r in range(per):
-                for p in players:
-                    if quota[p] > r:
-                        queue.append(["choose", p])
-        guard_tokens = ["guard", "blank", "blank", "blank"]
-        rng.shuffle(guard_tokens)
-        first_space = 27 if opts["extended"] else 21
-        prizes: dict[str, str | None] = {}
-        if opts["cookies"] in ("off", "with"):
-            prizes["flagon"] = G.name(lay.centre)
-        if opts["cookies"] in ("instead", "with"):
-            prizes["cookies"] = G.name(lay.centre)
-        state: dict[str, Any] = {
-            STATE_VERSION_KEY: cls.STATE_VERSION,
-            "players": list(players),
-            "options": opts,
-            "layout": lay.name,
-            "width": lay.width,
-            "height": lay.height,
-            "centre": G.name(lay.centre),
-            "start": [G.name(q) for q in lay.start],
-            "tables": {t: sorted(G.name(q) for q in sqs) for t, sqs in lay.tables.items()},
-            "rugs": {r: sorted(G.name(q) for q in sqs) for r, sqs in lay.rugs.items()},
-            "chairs": _count(lay.chairs),
-            "mugs": _count(lay.mugs),
-            "barrels": sorted(G.name(q) for q in lay.barrels),
-            "prizes": prizes,
-            "familiar": None,
-            "barrage": None,
-            "mark": None,
-            "teams": teams,
-            "quota": quota,
-            "queue": queue,
-            "chars": {},
-            "statuses": [],
-            "game_end": [
-                {"space": first_space + i, "guard": t == "guard", "revealed": False}
-                for i, t in enumerate(guard_tokens)
-            ],
-            "marker": 1,
-            "seq": 0,
-            "phase": "setup",
-            "actives": [],
-            "order": [],
-            "idx": 0,
-            "acted": [],
-            "current": None,
-            "after": None,
-            "removed_rep": 0,
-            "pending": None,
-            "result": None,
-            "forced_order": None,
-            "steps": 0,
-            "rng": rng.state,
-        }
-        return cls(state)
+        return cls(initial_state(players, seed, opts, picks, cls.STATE_VERSION))
 
     # ================================================================== helpers
     def _rng(self) -> Rng:
@@ -349,7 +170,7 @@ class FlagonGame(Game):
         return sorted(out)
 
     def is_private_action(self, player: str, action: str) -> bool:
-        return action.split(":", 1)[0] in PRIVATE_VERBS
+        return FlagonAction.from_text(action).is_private
 
     def play(self, player: str, action: str) -> list[Event]:
         check_legal(self, player, action)
@@ -377,48 +198,10 @@ class FlagonGame(Game):
         return events
 
     def _play_setup(self, player: str, action: str) -> list[Event]:
-        s = self.s
-        verb, arg = action.split(":", 1)
-        _, who = s["queue"].pop(0)
-        if verb == "char":
-            s["chars"][arg] = {
-                "id": arg, "owner": player, "pos": None, "facing": "N", "prone": False, "held": None,
-                "rep": 20, "token": 1, "seq": 0, "slots": [], "faceup": [], "removed": [], "mat": [dragon_of(arg)],
-                "playing": None, "riposte": False, "loaded": True, "gaia_last": None, "actions": 0,
-                "placed": len(s["chars"]),
-            }  # fmt: skip
-            evs = [Event("choose", f"{{{player}}} takes {cname(arg)}.", data={"char": arg})]
-            if not s["queue"]:  # every character chosen: placement in a random order
-                order = sorted(s["chars"])
-                rng = self._rng()
-                rng.shuffle(order)
-                s["rng"] = rng.state
-                s["queue"] = [["place", c] for c in order]
-                evs.append(Event("setup", "Placement order: " + ", ".join(cname(c) for c in order) + "."))
-            elif s["queue"][0][0] == "place_last":
-                s["queue"][0] = ["place", arg]
-            return evs
-        cid = who
-        c = s["chars"][cid]
-        lay = load_layout(s["layout"])
-        c["pos"] = arg
-        c["facing"] = lay.start_facing(G.parse(arg))
-        s["seq"] += 1
-        c["seq"] = s["seq"]
-        evs = [
-            Event(
-                "place",
-                f"{{{player}}} places {cname(cid)} on {arg}, facing {c['facing']}.",
-                data={"char": cid, "at": arg},
-            )
-        ]
-        if not s["queue"]:
-            s["phase"] = "plan"
-            evs.append(
-                Event("start", "All characters are in the tavern. Time step 1: everyone plans two cards.")
-            )
+        events = play_setup(self.s, player, action)
+        if self.s["phase"] == "plan":  # every character is in the tavern
             self._begin_step()
-        return evs
+        return events
 
     # ------------------------------------------------------------------ the loop
     def _begin_step(self) -> None:
@@ -599,152 +382,17 @@ class FlagonGame(Game):
 
     # ------------------------------------------------------------------ views
     def view(self, player: str | None) -> dict[str, Any]:
-        s = self.s
-        r = Rules(s, Ctx([]))
-        cards = load_cards()
-        late = s["options"]["late_night"]
-        chars = []
-        for cid in sorted(s["chars"], key=lambda k: s["chars"][k]["placed"]):
-            c = s["chars"][cid]
-            chars.append({
-                "id": cid, "name": CHARACTER_NAMES[cid], "owner": c["owner"], "team": s["teams"][c["owner"]] if s["teams"] else None,
-                "pos": c["pos"], "xy": list(G.parse(c["pos"])) if c["pos"] else None, "facing": c["facing"],
-                "prone": c["prone"], "on_table": bool(c["pos"]) and r.on_table(cid), "held": c["held"], "rep": c["rep"],
-                "token": c["token"], "stack": self._stack_index(cid), "slots_filled": len(c["slots"]),
-                "statuses": [{"card": st["card"], "name": cards[st["card"]].name, "until": st["at"]} for st in s["statuses"] if st["char"] == cid],
-                "riposte": c["riposte"], "hand_cannon": ("loaded" if c["loaded"] else "unloaded") if cid == "jack" else None,
-                "faceup": list(c["faceup"]), "removed": list(c["removed"]),
-                "dragon_card": "under the mat" if dragon_of(cid) in c["mat"] else "in play",
-                "active": cid in s["actives"], "planning": cid in self.planners() and s["phase"] == "plan",
-                "acted": cid in s["acted"], "to_place": self.cards_to_place(cid),
-                # Eyes of Gaia forbids the card played last; it was revealed, so it is public.
-                "gaia_last": cards[c["gaia_last"]].name if r.has(cid, "eyes_of_gaia") and c["gaia_last"] else None,
-            })  # fmt: skip
-        track: dict[str, list[str]] = {}
-        for cid in sorted(s["chars"], key=lambda k: (s["chars"][k]["token"], s["chars"][k]["seq"])):
-            track.setdefault(str(s["chars"][cid]["token"]), []).append(cid)
-        pend = s["pending"]
-        v: dict[str, Any] = {
-            "game": "flagon",
-            "phase": s["phase"],
-            "options": dict(s["options"]),
-            "layout": s["layout"],
-            "grid": {"width": s["width"], "height": s["height"]},
-            "centre": s["centre"],
-            "start_squares": list(s["start"]),
-            "tables": [{"id": t, "squares": list(q)} for t, q in sorted(s["tables"].items())],
-            "rugs": [{"id": t, "squares": list(q)} for t, q in sorted(s["rugs"].items())],
-            "chairs": dict(s["chairs"]),
-            "mugs": dict(s["mugs"]),
-            "barrels": list(s["barrels"]),
-            "prizes": {
-                k: {"at": at, "held_by": next((c for c, d in s["chars"].items() if d["held"] == k), None)}
-                for k, at in s["prizes"].items()
-            },
-            "familiar": dict(s["familiar"]) if s["familiar"] else None,
-            "barrage": dict(s["barrage"]) if s["barrage"] else None,
-            "mark_prey": dict(s["mark"]) if s["mark"] else None,
-            "characters": chars,
-            "time": {
-                "marker": s["marker"],
-                "stacks": track,
-                "status_tokens": [
-                    {"char": st["char"], "card": st["card"], "space": st["at"]} for st in s["statuses"]
-                ],
-                "game_end": [
-                    {
-                        "space": t["space"],
-                        "revealed": t["revealed"],
-                        "guard": t["guard"] if t["revealed"] else None,
-                    }
-                    for t in s["game_end"]
-                ],
-            },
-            "reputation": {c: d["rep"] for c, d in s["chars"].items()},
-            "scores": self.side_scores() if s["chars"] else {},
-            "teams": dict(s["teams"]) if s["teams"] else None,
-            "active": list(s["actives"]),
-            "order": list(s["order"]),
-            "acted": list(s["acted"]),
-            "planning": self.planners() if s["phase"] == "plan" else [],
-            "current": dict(s["current"]) if s["current"] else None,
-            "to_act": self.to_act(),
-            "pending": {
-                "player": pend["player"],
-                "verb": pend["verb"],
-                "char": pend["about"],
-                "acting": pend["char"],
-            }
-            if pend
-            else None,
-            "setup": {"next": s["queue"][0][0], "player": self._setup_player()}
-            if s["phase"] == "setup"
-            else None,
-            "removed_reputation": s["removed_rep"],
-            "card_names": {k: c.name for k, c in cards.items()},
-            "track_spaces": TRACK_SPACES,
-            "result": s["result"],
-            "late_night": late,
-        }
-        if s["result"]:
-            # The plans still face down when the game ended are shown: nothing is secret any more.
-            v["revealed"] = {p: self._plans_left(p, cards) for p in self.players}
-        if player is not None and player in self.players:
-            mine = {}
-            for cid in self.chars_of(player):
-                c = s["chars"][cid]
-                mine[cid] = {
-                    "slots": (["?"] * len(c["slots"])) if late else list(c["slots"]),
-                    "deck": r.deck(cid),
-                    "under_mat": list(c["mat"]),
-                }
-            v["me"] = {"player": player, "characters": mine}
-            if pend and pend["player"] == player:
-                v["me"]["choice"] = {
-                    "verb": pend["verb"],
-                    "char": pend["about"],
-                    "options": list(pend["options"]),
-                }
-        return v
+        return cast("dict[str, Any]", self.typed_view(player))
+
+    def typed_view(self, player: str | None) -> FlagonView:
+        """:meth:`view` with its shape (engine.flagon.view.FlagonView), for code that reads it."""
+        return build_view(self, player)
 
     def private_summary(self, player: str) -> list[str]:
-        return self._plans_left(player, load_cards())
-
-    def _plans_left(self, player: str, cards: dict[str, Any]) -> list[str]:
-        """The cards ``player``'s characters had planned but not revealed yet, by name."""
-        lines = []
-        for cid in self.chars_of(player):
-            slots = self.s["chars"][cid]["slots"]
-            if slots:
-                lines.append(f"{CHARACTER_NAMES[cid]} planned {', '.join(cards[k].name for k in slots)}")
-        return lines or ["no card left face down"]
-
-    def _stack_index(self, cid: str) -> int:
-        c = self.s["chars"][cid]
-        same = sorted((d["seq"], k) for k, d in self.s["chars"].items() if d["token"] == c["token"])
-        return [k for _, k in same].index(cid)
+        return plans_left(self, player, load_cards())
 
     def describe_action(self, player: str, action: str) -> str:
-        cards = load_cards()
-        parts = action.split(":")
-        verb = parts[0]
-        if verb == "char":
-            return f"Play {CHARACTER_NAMES.get(parts[1], parts[1])}"
-        if verb == "start":
-            return f"Start on {parts[1]}"
-        if verb == "plan" and len(parts) == 4:
-            return f"{cname(parts[1])} slot {SLOT_NAMES[int(parts[2]) - 1]}: {cards[parts[3]].name}"[:80]
-        if len(parts) == 3:
-            who, arg = cname(parts[1]), parts[2]
-            special = SPECIAL_LABELS.get((verb, arg))
-            if special:
-                return f"{who}: {special}"
-            if arg in cards:
-                arg = cards[arg].name
-            elif arg in CHARACTER_NAMES:
-                arg = CHARACTER_NAMES[arg]
-            return f"{who}: {VERB_LABELS.get(verb, verb)} {arg}"[:80]
-        return action[:80]
+        return describe(action)
 
 
 def _order_text(space: int, order: list[str]) -> str:
@@ -752,13 +400,6 @@ def _order_text(space: int, order: list[str]) -> str:
     if len(names) == 1:
         return f"Time step {space}: {names[0]} acts."
     return f"Time step {space}: " + ", ".join(names) + " act, in this order."
-
-
-def _count(sqs: tuple[tuple[int, int], ...]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for q in sqs:
-        out[G.name(q)] = out.get(G.name(q), 0) + 1
-    return out
 
 
 def new_game(players: list[str], seed: int, **options: Any) -> FlagonGame:

@@ -78,14 +78,15 @@ def test_daze_arrives_as_a_private_select_and_ends_the_planning_step():
 
 def test_recent_lines_fold_a_card_into_one_line_and_leave_plans_to_the_progress_line():
     events = [
-        Event("planned", "{p1} has planned a card for Nari."),
-        Event("planned", "{p1} has planned a card for Nari."),
-        Event("planned", "{p2} has planned a card for Thras."),
+        Event("planned", "{p1} has planned a card for Nari.", data={"char": "nari"}),
+        Event("planned", "{p1} has planned a card for Nari.", data={"char": "nari"}),
+        Event("planned", "{p2} has planned a card for Thras.", data={"char": "thras"}),
         Event("order", "Time step 3: Nari, Thras act, in this order."),
-        Event("reveal", "{p1}'s Nari reveals Backstab."),
+        Event("reveal", "{p1}'s Nari reveals Backstab.", data={"owner": "p1", "char": "nari", "card": "backstab"}),
         Event("rep", "Sir Goodheart gives 5 reputation to Nari."),
-        Event("token", "Nari faces E; time token moves 2 to space 5."),
-        Event("reveal", "{p2}'s Thras reveals Move."),
+        Event("token", "Nari faces E; time token moves 2 to space 5.",
+              data={"char": "nari", "cost": 2, "facing": "E", "space": 5}),
+        Event("reveal", "{p2}'s Thras reveals Move.", data={"owner": "p2", "char": "thras", "card": "move"}),
         Event("move", "Thras moves to c4."),
     ]
     assert ui.event_lines(events) == [
@@ -94,8 +95,64 @@ def test_recent_lines_fold_a_card_into_one_line_and_leave_plans_to_the_progress_
         "{p2}'s Thras — Move: Thras moves to c4",
     ]
     # The facing question was answered in a later outcome: the line still names the character.
-    assert ui.event_lines([Event("token", "Thras faces S; time token moves 2 to space 5.")]) == [
+    assert ui.event_lines([Event("token", "Thras faces S; time token moves 2 to space 5.",
+                                 data={"char": "thras", "cost": 2, "facing": "S", "space": 5})]) == [
         "↳ Thras · faces S, +2 time → 5"]
+
+
+def test_recent_lines_read_the_events_data_not_their_wording():
+    """Rewording an event never breaks the board: the line is built from its data."""
+    reworded = [
+        Event("reveal", "Nari (of {p1}) flips a card.", data={"owner": "p1", "char": "nari", "card": "backstab"}),
+        Event("rep", "Sir Goodheart gives 5 reputation to Nari."),
+        Event("token", "Nari turns to face E and moves on.", data={"char": "nari", "cost": 2, "facing": "E",
+                                                                   "space": 5}),
+    ]
+    assert ui.event_lines(reworded) == [
+        "{p1}'s Nari — Backstab: Sir Goodheart gives 5 reputation to Nari · faces E, +2 time → 5"]
+
+
+def test_the_engine_gives_every_card_reveal_and_token_move_its_data():
+    """A whole game's public events: each action's reveal and token move fold into one line
+    built from data, with the same card name and token space as the event texts say."""
+    from engine.flagon.events import card_revealed, token_moved
+
+    g = new_game(["p1", "p2"], seed=3)
+    reveals = moves = 0
+    for i in range(3000):
+        if g.is_over:
+            break
+        who = g.to_act()[0]
+        public = [e for e in g.play(who, choose_action(g, who, "easy", i)) if e.to is None]
+        lines = ui.event_lines(public)
+        for e in public:
+            if e.kind == "reveal" and " reveals " in e.text:
+                reveal = card_revealed(e)
+                assert reveal is not None, e
+                head = f"{{{reveal['owner']}}}'s {ui._cname(reveal['char'])} — {ui._arg_label(reveal['card'])}"
+                assert e.text == f"{head.replace(' — ', ' reveals ')}."
+                assert any(line.startswith(head) for line in lines)
+                reveals += 1
+            if e.kind == "token" and " faces " in e.text:
+                token = token_moved(e)
+                assert token is not None, e
+                assert e.text.endswith(f"faces {token['facing']}; time token moves {token['cost']} to space "
+                                       f"{token['space']}.")
+                assert any(f"· faces {token['facing']}, +{token['cost']} time → {token['space']}" in line
+                           for line in lines)
+                moves += 1
+    assert g.is_over and reveals > 10 and moves > 10
+
+
+def test_old_logged_events_without_data_still_load_and_render():
+    """Outbox rows queued by an older bot hold events without ``data`` (or with less of it):
+    they load, and each shows as its own text on the board (nothing is lost, nothing raises)."""
+    rows: list[dict[str, Any]] = [{"kind": "reveal", "text": "{p1}'s Nari reveals Backstab.", "to": None},
+            {"kind": "rep", "text": "Sir Goodheart gives 5 reputation to Nari.", "to": None},
+            {"kind": "token", "text": "Nari faces E; time token moves 2 to space 5.", "to": None, "data": {"char": "nari"}}]
+    events = [Event.from_dict(row) for row in rows]
+    assert ui.event_lines(events) == ["{p1}'s Nari reveals Backstab.", "Sir Goodheart gives 5 reputation to Nari.",
+                                      "Nari faces E; time token moves 2 to space 5."]
 
 
 def test_plans_arriving_are_one_progress_line_naming_who_still_plans():

@@ -53,7 +53,7 @@ class Rules(Primitives):
             c["playing"] = card_id
             s["current"] = {"char": cid, "card": card_id}
             self.emit(f"{{{c['owner']}}}'s {self.label(cid)} reveals {self.card(card_id).name}.", kind="reveal",
-                      char=cid, card=card_id)  # fmt: skip
+                      char=cid, card=card_id, owner=c["owner"])  # fmt: skip
             cost = self.reveal_and_resolve(cid, card_id)
             performed = self.performed
             if self.has(cid, "eyes_of_gaia") or card_id == "eyes_of_gaia":
@@ -82,7 +82,7 @@ class Rules(Primitives):
         s["acted"].append(cid)
         c["actions"] += 1
         self.emit(f"{self.label(cid)} faces {c['facing']}; time token moves {cost} to space {c['token']}.",
-                  kind="token", char=cid, cost=cost)  # fmt: skip
+                  kind="token", char=cid, cost=cost, facing=c["facing"], space=c["token"])  # fmt: skip
 
     def reveal_and_resolve(self, cid: str, card_id: str, extra: int = 0) -> int:
         c = self.ch(cid)
