@@ -74,7 +74,7 @@ class Games(commands.Cog):
         if rec is None:
             raise SessionError("There is no game in this channel. Start one with `/game new`.")
         await self.bot.outbox.catch_up(rec.id)  # anything a failed announcement left, first
-        await self.bot.presenter.repost_board(await self.bot.service.record(rec.id))
+        await self.bot.presenter.repost_board(rec.id)
         ended = rec.status not in ("lobby", "active")
         await interaction.followup.send(f"Game #{rec.id} has ended; its final board is below." if ended
                                         else "The board is below.", ephemeral=True)

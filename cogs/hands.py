@@ -30,6 +30,7 @@ from cogs.prompts import must_act_privately, private_actions, prompt_key
 from cogs.recent import RecentMap
 from engine import Event, Game
 from render import text
+from sessions.snapshot import Snapshot
 from storage import HandMessage
 
 if TYPE_CHECKING:
@@ -54,14 +55,14 @@ class Hands:
         interaction that answered its prompt), so the same edit is not sent again."""
         self._shown[message_id] = digest(message)
 
-    async def deliver(self, rec: GameRecord, game: Game, seat: SeatRecord, events: list[Event]) -> bool:
+    async def deliver(self, snap: Snapshot, seat: SeatRecord, events: list[Event]) -> bool:
         """Bring the seat's hand message up to date after ``events``: a new DM when it must act
         privately now (a new decision), else an edit when what it shows changed. Returns
         whether a DM was sent or edited."""
-        if rec.status != "active" or seat.is_ai or seat.user_id is None:
+        rec, game = snap.record, snap.game
+        if rec.status != "active" or game is None or seat.is_ai or seat.user_id is None:
             return False
-        settings = await self.bot.service.settings(rec.guild_id)
-        if settings["hidden_pick_mode"] == "ephemeral" or seat.private_route == "ephemeral":
+        if snap.settings["hidden_pick_mode"] == "ephemeral" or seat.private_route == "ephemeral":
             return False  # they read it through the board's button
         own = [e for e in events if e.to == seat.seat]
         key = prompt_key(game, seat.seat)
@@ -71,7 +72,7 @@ class Hands:
             return False  # nothing new to show
         if hand is None and not own and not private_actions(game, seat.seat):
             return False  # nothing to show yet (and no message to update)
-        if (await self.bot.service.record(rec.id)).version != rec.version:
+        if await self.bot.service.superseded(snap):
             # A newer change was saved meanwhile (a fast player): its own delivery brings the
             # hand up to date; drawing this older state now would show a prompt already stale.
             return False

@@ -32,6 +32,7 @@ from render.text import fill_names
 from sessions import event_names
 from sessions.service import TURN_EVENT
 from sessions.settings import GuildSettings
+from sessions.snapshot import Snapshot
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -72,11 +73,12 @@ class Pings:
         self._webhooks: dict[int, tuple[discord.Webhook, discord.Interaction]] = {}
 
     # -- while the game runs ----------------------------------------------------------------
-    async def announce(self, rec: GameRecord, game: Game, events: list[Event],
-                       carrier: Carrier | None = None) -> int:
+    async def announce(self, snap: Snapshot, events: list[Event], carrier: Carrier | None = None) -> int:
         """Ping who must act now because of ``events`` (and the game's own out-of-turn pings):
         a followup of ``carrier`` (the click that caused it) when it can carry one, else a
         channel message. Returns the id of the message sent, or 0 if none was (DMs only, or nobody)."""
+        rec, game = snap.record, snap.game
+        assert game is not None, "pings are for a started game"
         public = [e for e in events if e.to is None]
         hook = ui_for(rec.kind).announce(rec, game, public)
         asked, reminder = turn_seats(public)
@@ -85,8 +87,7 @@ class Pings:
         asked = [p for p in asked if p in to_act and p in humans]
         if not asked and not hook:
             return 0
-        settings = await self.bot.service.settings(rec.guild_id)
-        deadline = await self.bot.service.turn_deadline(rec.id)
+        settings, deadline = snap.settings, snap.deadline
         in_channel: list[str] = []
         sent: set[int] = set()  # this round's DMs: the earlier pings are deleted, not these
         for seat_id in asked:

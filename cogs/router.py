@@ -253,7 +253,7 @@ class Router(commands.Cog):
         picker is private)."""
         if not ui_for(rec.kind).picker_on_board or not _on_board(interaction, rec):
             return None
-        board = (await self.bot.presenter.board_message(rec, game))["view"]
+        board = (await self.bot.presenter.board_message(await self.bot.service.snapshot_of(rec, game)))["view"]
         if board is None:
             return None
         return components.with_picker(board, components.menu_picker(rec.id, rec.version, address, node, page=page))

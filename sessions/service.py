@@ -27,7 +27,17 @@ from sessions.errors import NotAllowed, SessionError, StaleAction
 from sessions.live import LiveGames
 from sessions.ratings import is_rated, placings, rate_game
 from sessions.settings import GuildSettings, duration_text, parse_setting
-from storage import ActionRow, ChannelBusy, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
+from sessions.snapshot import Snapshot, deadline_of, moves_played
+from storage import (
+    ActionRow,
+    Announcement,
+    ChannelBusy,
+    Database,
+    GameDamaged,
+    GameRecord,
+    ResultRow,
+    SeatRecord,
+)
 from storage.db import DAMAGED_MESSAGE
 from storage.keyed_locks import KeyedLocks
 
@@ -586,6 +596,28 @@ class GameService(StoreAccess):
         rec = await self.db.load_game(game_id)
         game = await self._game_at(rec) if rec.state is not None else None
         return rec, game
+
+    async def snapshot(self, game_id: int, pending: list[Announcement] | None = None) -> Snapshot:
+        """The game as saved, loaded once, with what drawing it needs (sessions.snapshot)."""
+        rec, game = await self.load(game_id)
+        return await self.snapshot_of(rec, game, pending)
+
+    async def snapshot_of(self, rec: GameRecord, game: Game | None,
+                          pending: list[Announcement] | None = None) -> Snapshot:
+        """A snapshot of a game already loaded (``rec`` and ``game`` of one saved version)."""
+        snap = Snapshot(rec, game, await self.settings(rec.guild_id), await deadline_of(self.db, rec, game),
+                        pending=pending or [])
+        if snap.running:
+            assert game is not None
+            snap.moves_played = moves_played(game, await self.db.actions(rec.id))
+        return snap
+
+    async def superseded(self, snap: Snapshot) -> bool:
+        """Whether a newer version of the game was saved since ``snap`` was taken (read once
+        per snapshot: its delivery's steps share the answer)."""
+        if snap.superseded is None:
+            snap.superseded = (await self.db.load_game(snap.record.id)).version != snap.record.version
+        return snap.superseded
 
     async def new_game_for(self, rec: GameRecord, setup: dict[str, Any] | None = None) -> Game:
         """The game exactly as :meth:`start` creates it from a lobby record. :meth:`replay` (and

@@ -197,7 +197,8 @@ async def on_toggle_die(bot: DragonTavern, interaction: discord.Interaction, rou
     # draw the current board over it.
     latest, latest_game = await bot.service.load(rec.id)
     if latest.version != rec.version and latest_game is not None:
-        await interaction.edit_original_response(**await bot.presenter.board_message(latest, latest_game))
+        await interaction.edit_original_response(
+            **await bot.presenter.board_message(await bot.service.snapshot_of(latest, latest_game)))
 
 
 async def on_explain_keep(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
