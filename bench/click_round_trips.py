@@ -7,8 +7,9 @@ Nine Sons of the Dragon through their boards' action buttons (``dt:<game>:a:...`
 answered in full: access check, load, play, save, then the outbox's delivery (Recent lines,
 board edit, ping, hands) and the timer refresh. A *round trip* is one call of a storage
 primitive (``fetch``, ``run``, ``run_many``, ``run_steps``: one trip to aiosqlite's thread or
-to the PostgreSQL server) plus, on PostgreSQL, each advisory lock taken (the game lock, the
-delivery lock: one ``pg_advisory_lock`` statement each). Without ``--postgres`` a throw-away
+to the PostgreSQL server) plus, on PostgreSQL, where every statement travels to the server: BEGIN and COMMIT of
+each transaction, each statement of ``run_steps`` (one trip to aiosqlite's thread on SQLite),
+and each advisory lock (the game lock, the delivery lock: its lock and its unlock). Without ``--postgres`` a throw-away
 PostgreSQL server is started the way the tests start one (tests/storage/postgres_server.py).
 """
 
@@ -55,15 +56,17 @@ class TripCounter:
         self.in_flight = 0
         self._wait = wait
         for name in PRIMITIVES:
-            setattr(backend, name, self._counted(name, getattr(backend, name)))
-        if locks_are_trips:
+            setattr(backend, name, self._counted(name, getattr(backend, name), server=locks_are_trips))
+        if locks_are_trips:  # a server: each statement, BEGIN and COMMIT is a trip of its own
             for name in LOCKS:
                 setattr(backend, name, self._counted_lock(name, getattr(backend, name)))
+            backend.transaction = self._counted_transaction(backend.transaction)
 
-    def _counted(self, name: str, method: Any) -> Any:
+    def _counted(self, name: str, method: Any, *, server: bool) -> Any:
         async def call(*args: Any, **kwargs: Any) -> Any:
             if self.counting:
-                self.calls[name] += 1
+                # run_steps is one trip to aiosqlite's thread; on a server BEGIN, each statement, COMMIT
+                self.calls[name] += len(args[0]) + 2 if server and name == "run_steps" else 1
             self.in_flight += 1
             try:
                 return await self._wait(method(*args, **kwargs))
@@ -72,12 +75,35 @@ class TripCounter:
 
         return call
 
+    def _counted_transaction(self, method: Any) -> Any:
+        def transaction() -> contextlib.AbstractAsyncContextManager[None]:
+            @contextlib.asynccontextmanager
+            async def held() -> AsyncIterator[None]:
+                if self.counting:
+                    self.calls["BEGIN/COMMIT"] += 2
+                inner = method()
+                self.in_flight += 1
+                try:
+                    await self._wait(inner.__aenter__())
+                    try:
+                        yield
+                    except BaseException as exc:
+                        await self._wait(inner.__aexit__(type(exc), exc, exc.__traceback__))
+                        raise
+                    await self._wait(inner.__aexit__(None, None, None))
+                finally:
+                    self.in_flight -= 1
+
+            return held()
+
+        return transaction
+
     def _counted_lock(self, name: str, method: Any) -> Any:
         def lock(*args: Any, **kwargs: Any) -> contextlib.AbstractAsyncContextManager[None]:
             @contextlib.asynccontextmanager
             async def held() -> AsyncIterator[None]:
                 if self.counting:
-                    self.calls[name] += 1
+                    self.calls[name] += 2  # pg_advisory_lock, and pg_advisory_unlock_all when given back
                 inner = method(*args, **kwargs)
                 self.in_flight += 1
                 try:
