@@ -156,8 +156,8 @@ async def clicks_on(target: str | Path, kind: str, clicks: int, seed: int = 5) -
 
     registry.load_builtin_games()
     threads.can_make_threads = lambda bot, channel_id: False  # the board in the channel (as tests/bot)
-    env = simcord.Env(create_bot(database_path=target, timer_poll_seconds=0.0), settle_timeout=30.0)
-    bot = env.bot
+    bot = create_bot(database_path=target, timer_poll_seconds=0.0)
+    env = simcord.Env(bot, settle_timeout=30.0)
     counters: list[TripCounter] = []
 
     async def external(awaitable: Awaitable[Any]) -> Any:
@@ -289,7 +289,9 @@ def main(argv: list[str] | None = None) -> list[tuple[str, ...]]:
 
             url = args.postgres
             backends.append(("PostgreSQL", lambda kind: url or asyncio.run(fresh_database_url())))
-        rows = [("game", "backend", "how", "moves", "round trips / move (median, mean)", "click ms (median)")]
+        rows: list[tuple[str, ...]] = [
+            ("game", "backend", "how", "moves", "round trips / move (median, mean)", "click ms (median)")
+        ]
         for kind in ("farkle", "ninesons"):
             for name, target in backends:
                 r = asyncio.run(clicks_on(target(kind), kind, args.clicks))

@@ -10,14 +10,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import errors, threads
+from cogs.announcer import actor_of
 from cogs.errors import AnnouncementDelayed
-from cogs.flow import actor_of, flow_of
 from cogs.pings import board_link
 from cogs.presenter import fill_names
 from cogs.ui import ui_for
 from engine import registry
 from render import text
-from sessions import SessionError
+from sessions import Outcome, SessionError
 from sessions.access import NOTIFY_CHOICES
 from sessions.waiting import Waiting, games_of
 from storage import GameNotFound, GameRecord
@@ -53,8 +53,7 @@ class Games(commands.Cog):
         rec = await self.bot.service.create(game, interaction.guild_id, interaction.channel_id,
                                             actor_of(interaction), options,
                                             threads_possible=threads.can_make_threads(self.bot, interaction.channel_id))
-        await self.bot.timers.refresh(rec.id)  # the lobby's closing time
-        await self.bot.outbox.deliver_now(rec.id)  # the lobby message, queued with the lobby
+        await self.bot.announcer.after_change(Outcome(rec))  # the lobby message and its closing time
         where = " The game will be played in a thread of its own." if rec.in_thread else ""
         await interaction.followup.send(f"Lobby #{rec.id} is open in this channel. Others press **Join**; "
                                         f"you press **Start** when everyone is in.{where}", ephemeral=True)
@@ -125,7 +124,7 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec = await self._channel_game(interaction)
         outcome = await self.bot.service.resign(rec.id, actor_of(interaction))
-        await flow_of(self.bot).after_change(outcome)
+        await self.bot.announcer.after_change(outcome)
         await interaction.followup.send("You resigned.", ephemeral=True)
 
     @game.command(name="cancel", description="Cancel this channel's game (host or Manage Server)")
@@ -133,7 +132,7 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec = await self._channel_game(interaction)
         outcome = await self.bot.service.cancel(rec.id, actor_of(interaction))
-        await flow_of(self.bot).after_change(outcome)
+        await self.bot.announcer.after_change(outcome)
         await interaction.followup.send(f"Game #{rec.id} was cancelled.", ephemeral=True)
 
     @game.command(name="notify", description="How you are told it is your turn: channel ping, DM, or off")
@@ -191,7 +190,7 @@ class Games(commands.Cog):
         # followup (its webhook cannot edit the board, which it did not create: cogs.carrier).
         await interaction.edit_original_response(content=f"✅ Played `{text.echo(action)}`.")
         try:
-            await flow_of(self.bot).after_change(outcome, interaction)
+            await self.bot.announcer.after_change(outcome, interaction)
         except AnnouncementDelayed as delayed:  # one answer: it was played, and what is late
             await interaction.edit_original_response(content=errors.user_message(delayed))
 

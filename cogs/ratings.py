@@ -24,8 +24,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import errors, routing, share
+from cogs.announcer import actor_of
 from cogs.errors import AnnouncementDelayed
-from cogs.flow import actor_of
 from cogs.group import AppCommand, GameGroupCog
 from cogs.rules import game_choices
 from engine import registry

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs import routing, threads
-from cogs.flow import actor_of, flow_of
+from cogs.announcer import actor_of
 from cogs.results import ENDED_STATUSES
 from engine import registry
 from render import text
-from sessions import NotAllowed, SessionError
+from sessions import NotAllowed, Outcome, SessionError
 from storage import GameDamaged, GameNotFound, GameRecord
 
 if TYPE_CHECKING:
@@ -111,8 +111,7 @@ async def _open_or_join(bot: DragonTavern, old: GameRecord, interaction: discord
         if seat.user_id is None and seat.ai_level is not None:  # the old game's AI seats come back
             with contextlib.suppress(NotAllowed, SessionError):  # AI seats turned off since: humans only
                 await bot.service.add_ai(rec.id, host, seat.ai_level)
-    await bot.timers.refresh(rec.id)  # the lobby's closing time
-    await bot.outbox.deliver_now(rec.id)  # the lobby message
+    await bot.announcer.after_change(Outcome(rec))  # the lobby message and its closing time
     invited = invitees(old, host.user_id)
     if invited:
         await _post_lobby_ping(
@@ -134,7 +133,7 @@ async def _accept(bot: DragonTavern, old: GameRecord, asked: GameRecord, interac
         raise SessionError(f"The rematch of game #{old.id} is already being played (game #{asked.id}).")
     joined = asked.seat_of_user(interaction.user.id) is None
     if joined:
-        await flow_of(bot).after_change(await bot.service.join(asked.id, actor_of(interaction)))
+        await bot.announcer.after_change(await bot.service.join(asked.id, actor_of(interaction)))
         asked = await bot.service.record(asked.id)
     ready = await everyone_in(bot, asked, interaction.user.id if joined else None)
     if asked.host_user_id == interaction.user.id:

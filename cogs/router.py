@@ -10,7 +10,7 @@ import discord
 from discord.ext import commands
 
 from cogs import components, errors, menu, routing
-from cogs.flow import actor_of, flow_of
+from cogs.announcer import actor_of
 from cogs.presenter import build_menu, fill_names
 from cogs.prompts import private_actions, prompt_key, prompt_token
 from cogs.rematch import everyone_in, on_open_rematch_lobby
@@ -105,12 +105,12 @@ class Router(commands.Cog):
     async def on_join_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
         outcome = await self.bot.service.join(route.game_id, actor_of(interaction))
-        await flow_of(self.bot).after_change(outcome, interaction)
+        await self.bot.announcer.after_change(outcome, interaction)
         await everyone_in(self.bot, outcome.record, interaction.user.id)  # a rematch lobby: call its host
 
     async def on_leave_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await flow_of(self.bot).after_change(await self.bot.service.leave(route.game_id, actor_of(interaction)),
+        await self.bot.announcer.after_change(await self.bot.service.leave(route.game_id, actor_of(interaction)),
                                               interaction)
 
     async def on_add_ai(self, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -118,16 +118,16 @@ class Router(commands.Cog):
         await interaction.response.defer()
         outcome = await self.bot.service.add_ai(route.game_id, actor_of(interaction), str(values[0]) if values
                                                 else None)
-        await flow_of(self.bot).after_change(outcome, interaction)
+        await self.bot.announcer.after_change(outcome, interaction)
 
     async def on_cancel_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
         outcome = await self.bot.service.cancel(route.game_id, actor_of(interaction))
-        await flow_of(self.bot).after_change(outcome, interaction)
+        await self.bot.announcer.after_change(outcome, interaction)
 
     async def on_start_game(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await flow_of(self.bot).start_game(route.game_id, actor_of(interaction), interaction)
+        await self.bot.announcer.start_game(route.game_id, actor_of(interaction), interaction)
 
     # -- public moves ---------------------------------------------------------------------
     async def on_play_action(self, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -136,7 +136,7 @@ class Router(commands.Cog):
         outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), route.arg(1),
                                                expected_version=version)
         if outcome.changed:
-            await flow_of(self.bot).after_change(outcome, interaction)
+            await self.bot.announcer.after_change(outcome, interaction)
         elif outcome.notice:
             await errors.reply_privately(interaction, outcome.notice)
 
@@ -176,7 +176,7 @@ class Router(commands.Cog):
                                                expected_version=route.int_arg(0, -1))
         await interaction.edit_original_response(content=f"✅ Played `{text.echo(str(values[0]))}`.", view=None)
         if outcome.changed:
-            await flow_of(self.bot).after_change(outcome, interaction)
+            await self.bot.announcer.after_change(outcome, interaction)
 
     # -- move menus (cogs.menu) -----------------------------------------------------------
     async def _menu_target(self, interaction: discord.Interaction, route: routing.Route, address: str):
@@ -198,7 +198,7 @@ class Router(commands.Cog):
             await interaction.response.defer()
             outcome = await self.bot.service.apply(rec.id, actor_of(interaction), action,
                                                    expected_version=rec.version)
-            await flow_of(self.bot).after_change(outcome, interaction)
+            await self.bot.announcer.after_change(outcome, interaction)
             return
         on_board = await self._picker_on_board(interaction, rec, game, address, node)
         if on_board is not None:  # "where to" below the board's buttons
@@ -244,7 +244,7 @@ class Router(commands.Cog):
         if not on_board:  # a private picker says what was played; on the board, the new board does
             label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats))
             await interaction.edit_original_response(content=text.fit(f"✅ {label}"), view=None)
-        await flow_of(self.bot).after_change(outcome, interaction)
+        await self.bot.announcer.after_change(outcome, interaction)
 
     async def _picker_on_board(self, interaction: discord.Interaction, rec: GameRecord, game: Any, address: str,
                                node: menu.Node, *, page: int = 0) -> discord.ui.View | None:
@@ -320,7 +320,7 @@ class Router(commands.Cog):
             if in_dm and interaction.message is not None:
                 self.bot.outbox.hands.shown(interaction.message.id, hand)
         await interaction.edit_original_response(**message)
-        await flow_of(self.bot).after_change(outcome, interaction)
+        await self.bot.announcer.after_change(outcome, interaction)
 
     async def _show_current_prompt(self, interaction: discord.Interaction, rec: GameRecord, game: Any,
                                    seat_id: str) -> None:

@@ -32,8 +32,8 @@ import discord
 
 import render
 from cogs import components, errors, routing
+from cogs.announcer import actor_of
 from cogs.components import Layout
-from cogs.flow import actor_of, flow_of
 from cogs.presenter import fill_names
 from cogs.prompts import private_actions, prompt_token
 from cogs.ui import GameUI, register
@@ -235,7 +235,7 @@ async def on_play_two_steps(bot: DragonTavern, interaction: discord.Interaction,
     except StaleAction:
         pass  # another click of this player's came first: the first step stands
     finally:
-        await flow_of(bot).after_change(last, interaction)  # announces both steps' saved changes
+        await bot.announcer.after_change(last, interaction)  # announces both steps' saved changes
 
 
 # -- the private prompt: Magic Items with Use buttons -----------------------------------------
@@ -304,7 +304,7 @@ async def on_use_item(bot: DragonTavern, interaction: discord.Interaction, route
         message = {"content": f"✅ {label}", **private_message(rec, cast("FarkleGame", game), seat.seat, own, page=0)}
     await interaction.edit_original_response(**message)
     if outcome.changed:
-        await flow_of(bot).after_change(outcome, interaction)
+        await bot.announcer.after_change(outcome, interaction)
 
 
 

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs import routing
+from cogs.announcer import actor_of
 from cogs.components import Layout
-from cogs.flow import actor_of, flow_of
 from cogs.ui import GameUI, register
 from engine import Event, Game, game_options
 from engine.flagon import new_game
@@ -245,7 +245,7 @@ async def on_plan_card(bot: DragonTavern, interaction: discord.Interaction, rout
     await interaction.edit_original_response(**message)
     if interaction.guild_id is None and interaction.message is not None:
         bot.outbox.hands.shown(interaction.message.id, {**message, "content": None})
-    await flow_of(bot).after_change(outcome, interaction)
+    await bot.announcer.after_change(outcome, interaction)
 
 
 def card_texts(chars: list[str]) -> str:
@@ -330,7 +330,7 @@ async def on_choose_team(bot: DragonTavern, interaction: discord.Interaction, ro
         raise SessionError("Teams are picked in the lobby of a team game.")
     await interaction.response.defer()
     outcome = await bot.service.choose_team(route.game_id, actor_of(interaction), route.arg(1))
-    await flow_of(bot).after_change(outcome, interaction)
+    await bot.announcer.after_change(outcome, interaction)
 
 
 # -- pings: editing the board notifies nobody ------------------------------------------------------

@@ -47,7 +47,6 @@ from simcord.actors import _component_interaction  # to send a click on a compon
 from simcord.backend.errors import SetupError
 from simcord.results import ResponseMessage, to_discord_message
 
-from cogs.flow import flow_of
 from cogs.ui.flagon import CHARACTER_NAMES, card_texts
 from engine import registry
 from sessions import Actor
@@ -837,7 +836,7 @@ class Fuzzer:
             elif isinstance(outcome, BaseException):
                 self.stats.failures.append(f"step {self.stats.steps} {kind}: {outcome!r}")
             elif outcome.changed:
-                await flow_of(self.bot).after_change(outcome)
+                await self.bot.announcer.after_change(outcome)
 
     # -- sending and checking ---------------------------------------------------------------
     async def _send(self, kind: str, member: Member, call: Any, *, autocomplete: bool = False) -> Any:

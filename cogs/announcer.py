@@ -1,10 +1,11 @@
-"""Game flow on Discord: what follows a saved change (announce it from the outbox, follow its
-timer), starting a game (the private-prompt routes of hidden-information games), damaged-game
+"""The announcer: what follows a saved change on Discord (announce it from the outbox, follow
+its timer), starting a game (the private-prompt routes of hidden-information games), damaged-game
 notices, and delivering at start-up what a crash left queued.
 
-The Discord-free rules of that flow (who may start, what is saved) live in :mod:`sessions`;
-this cog only adds what needs Discord. Other cogs and the game UIs reach it with
-:func:`flow_of`, never through ``bot.py``.
+The Discord-free rules (who may start, what is saved) live in :mod:`sessions`; this cog only
+adds what needs Discord. Other cogs and the game UIs reach it as ``bot.announcer`` (a typed
+property of the bot), and announce every saved change through :meth:`Announcer.after_change`.
+(Not to be confused with an engine's turn flow, e.g. Farkle's ``TurnFlow``: the order of play.)
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     return Actor(user_id=user.id, name=user.display_name, is_admin=is_admin)
 
 
-class GameFlow(commands.Cog):
+class Announcer(commands.Cog):
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
         self._redelivery: asyncio.Task[None] | None = None
@@ -172,10 +173,3 @@ def route_notice(seats_dm: list[str], seats_ephemeral: list[str], *, by_setting:
 
 def _seat_list(seats: list[str]) -> str:
     return ", ".join(f"{{{seat}}}" for seat in seats)
-
-
-def flow_of(bot: commands.Bot) -> GameFlow:
-    """The bot's game flow (the GameFlow cog bot.py adds), typed."""
-    cog = bot.get_cog("GameFlow")
-    assert isinstance(cog, GameFlow), "the GameFlow cog is not added"
-    return cog
