@@ -74,7 +74,7 @@ class Outbox:
         """Announce every pending change of the game, in order (one delivery per game at a
         time, across processes too: the lock is the database's). ``carrier``: the click that
         caused them, whose interaction carries the board edit and the ping when it can."""
-        async with self.bot.service.delivery_lock(game_id):
+        async with self.bot.db.delivery_lock(game_id):
             await self._deliver(game_id, carrier)
 
     async def deliver_now(self, game_id: int, carrier: Carrier | None = None) -> None:
@@ -99,7 +99,7 @@ class Outbox:
 
     async def deliver_all_pending(self) -> int:
         """At start-up: announce what a crash left queued. Returns how many games had some."""
-        game_ids = await self.bot.service.games_with_announcements()
+        game_ids = await self.bot.db.games_with_announcements()
         for game_id in game_ids:
             self.behind.add(game_id)
             await self.catch_up(game_id)
@@ -129,7 +129,7 @@ class Outbox:
 
     async def _deliver(self, game_id: int, carrier: Carrier | None) -> None:
         service = self.bot.service
-        pending = await service.pending_announcements(game_id)
+        pending = await service.db.pending_announcements(game_id)
         if not pending:
             self.behind.discard(game_id)
             return
@@ -145,7 +145,7 @@ class Outbox:
             await self._ping_and_hands(snap, carrier)
         elif snap.game is not None and snap.record.status in ENDED:
             await self._game_over(snap)
-        await service.finish_announcements(pending)
+        await service.db.finish_announcements(pending)
         self.behind.discard(game_id)
 
     async def _recent_lines(self, snap: Snapshot) -> None:
@@ -159,7 +159,7 @@ class Outbox:
         lines = self.bot.presenter.recent_lines(rec, _events(fresh), snap.game)
         for a in fresh:
             a.progress["recent"] = True
-        recent = await self.bot.service.save_announcement_progress(
+        recent = await self.bot.db.save_progress(
             fresh, recent=(lines, RECENT_EVENTS) if lines else None)
         if recent is not None:
             rec.recent = recent
@@ -172,13 +172,13 @@ class Outbox:
             sent = await self.pings.announce(snap, _events(unpinged), carrier)
             for a in unpinged:
                 a.progress["ping"] = sent
-            await service.save_announcement_progress(unpinged)
+            await service.db.save_progress(unpinged)
         for seat in snap.record.seats:
             due = [a for a in pending if seat.seat not in a.progress.get("dm", [])]
             if due and await self.hands.deliver(snap, seat, _events(due)):
                 for a in due:
                     a.progress.setdefault("dm", []).append(seat.seat)
-                await service.save_announcement_progress(due)
+                await service.db.save_progress(due)
 
     async def _game_over(self, snap: Snapshot) -> None:
         """The rows that ended a started game: one notice instead of the live pings."""
@@ -189,7 +189,7 @@ class Outbox:
         sent = await self.pings.game_over(rec, game)
         for a in unpinged:
             a.progress["ping"] = sent
-        await self.bot.service.save_announcement_progress(unpinged)
+        await self.bot.db.save_progress(unpinged)
         if game is not None:
             await self.hands.close(rec, game)
         await self.tables.close_thread(rec)

@@ -216,7 +216,7 @@ class Presenter:
         files = kwargs.pop("attachments")
         sent = await channel.send(**kwargs, files=files)
         self._pictures[sent.id] = (picture, list(sent.attachments))
-        await self.bot.service.set_board_message(rec.id, sent.id)
+        await self.bot.db.set_board_message(rec.id, sent.id)
         rec.board_message_id = sent.id
 
     def keep_unchanged_picture(self, message_id: int, message: dict[str, Any]) -> dict[str, Any]:

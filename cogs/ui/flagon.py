@@ -325,7 +325,7 @@ def _team_option_on(rec: GameRecord) -> bool:
 
 async def on_choose_team(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     """Join team A / Join team B in the lobby: record the clicking player's team, redraw the lobby."""
-    rec = await bot.service.record(route.game_id)
+    rec = await bot.db.load_game(route.game_id)
     if rec.status != "lobby" or not _team_option_on(rec):
         raise SessionError("Teams are picked in the lobby of a team game.")
     await interaction.response.defer()
@@ -447,10 +447,10 @@ def action_log_text(rec: GameRecord, game: Game, logged: list[Any]) -> str:
 
 async def on_send_action_log(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
-    rec = await bot.service.record(route.game_id)
+    rec = await bot.db.load_game(route.game_id)
     if rec.status != "finished":
         raise SessionError("The action log is available once the game is over.")
-    logged = await bot.service.action_log(rec.id)
+    logged = await bot.db.actions(rec.id)
     started = await bot.service.new_game_for(rec)
     # Optional work: the side lane, not the pool games need (sessions.heavywork); kept per game.
     text = await bot.side_work.submit(("flagon-log", rec.id, rec.version), action_log_text, rec, started, logged,

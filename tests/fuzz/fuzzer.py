@@ -517,7 +517,7 @@ class Fuzzer:
         """Nobody presses Start: the lobby closes at its deadline, saying why on its message."""
         if (await self.bot.service.db.load_game(gid)).status != "lobby":
             return  # the churn already closed it (its last human left)
-        deadline = await self.bot.service.lobby_deadline(gid)
+        deadline = await self.bot.db.timer(gid, "lobby")
         if deadline is None:
             self.stats.failures.append(f"step {self.stats.steps} game {gid}: an open lobby has no closing time")
             return
@@ -530,7 +530,7 @@ class Fuzzer:
 
     async def _check_churned_start(self, gid: int) -> None:
         """A started game holds no lobby timer and replays from its log (checked again as it runs)."""
-        if await self.bot.service.lobby_deadline(gid) is not None:
+        if await self.bot.db.timer(gid, "lobby") is not None:
             self.stats.failures.append(f"game {gid}: the lobby timer outlived the start")
         rec, game = await self.bot.service.load(gid)
         ids = [s.seat for s in rec.seats]
