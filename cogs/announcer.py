@@ -82,7 +82,7 @@ class Announcer(commands.Cog):
         try:
             await self.bot.outbox.deliver_now(outcome.record.id, carrier)
         finally:
-            await self.bot.timers.refresh(outcome.record.id)
+            await self.bot.timers.refresh(outcome.record.id, outcome.timers)
 
     async def after_timer(self, outcome: Outcome) -> None:
         # A failed announcement is already logged and queued for a retry; nobody to tell here.

@@ -22,6 +22,7 @@ import contextlib
 import hashlib
 import json
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -146,6 +147,8 @@ class Hands:
             if exc.code != DM_CLOSED and exc.status != 403:
                 raise
             await self.bot.db.set_private_route(rec.id, seat.seat, "ephemeral")
+            # The delivery's snapshot says so too: the router's offer of the prompt reads it.
+            rec.seats = [replace(s, private_route="ephemeral") if s.seat == seat.seat else s for s in rec.seats]
             log.info("game %s: DMs closed for a seat; its prompts go through the board's button", rec.id)
             return None
 

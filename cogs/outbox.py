@@ -35,6 +35,7 @@ from cogs.errors import AnnouncementDelayed
 from cogs.hands import Hands
 from cogs.pings import Pings
 from cogs.presenter import RECENT_EVENTS
+from cogs.recent import RecentMap
 from cogs.threads import Tables
 from engine import Event
 from sessions.snapshot import Snapshot
@@ -53,6 +54,7 @@ ENDED = frozenset({"finished", "cancelled", "abandoned"})
 # Events that end a lobby: it started, or it closed (cancelled, its host and players left, or
 # nobody started it in time: sessions' lobby events).
 LOBBY_ENDS = frozenset({"start", "cancel", "lobby", "lobby_timeout"})
+CLICKS_KEPT = 256  # clicks in flight whose delivery's snapshot is kept for their next step
 
 
 def _events(rows: list[Announcement]) -> list[Event]:
@@ -69,6 +71,9 @@ class Outbox:
         self.pings = Pings(bot)
         self.hands = Hands(bot)
         self.tables = Tables(bot)
+        # interaction id -> the snapshot its click's delivery drew from, for the router's next
+        # step on that click (the private prompt it may offer), so it loads nothing again
+        self.delivered_for: RecentMap[int, Snapshot] = RecentMap(CLICKS_KEPT)
 
     async def deliver(self, game_id: int, carrier: Carrier | None = None) -> None:
         """Announce every pending change of the game, in order (one delivery per game at a
@@ -139,6 +144,8 @@ class Outbox:
             return
         # A game that has just started in a thread of its own gets it now.
         snap.record = await self.tables.open_thread(snap.record)
+        if carrier is not None:
+            self.delivered_for[carrier.interaction.id] = snap
         await self._recent_lines(snap)
         await self.bot.presenter.draw_board(snap, carrier)
         if snap.game is not None and snap.record.status == "active":

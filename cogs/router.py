@@ -337,7 +337,12 @@ class Router(commands.Cog):
         if interaction.guild_id is None or route.verb in PRIVATE_VERBS or not interaction.response.is_done():
             return
         try:
-            rec, game = await self.bot.service.load(route.game_id)
+            # The game as this click's delivery drew it, else (nothing was delivered) as saved.
+            snap = self.bot.outbox.delivered_for.pop(interaction.id, None)
+            if snap is not None:
+                rec, game = snap.record, snap.game
+            else:
+                rec, game = await self.bot.service.load(route.game_id)
             seat = rec.seat_of_user(interaction.user.id)
             if game is None or seat is None or rec.status != "active" or not private_actions(game, seat.seat):
                 return

@@ -64,6 +64,9 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
     notice: str | None = None  # a short private acknowledgement for the actor
     changed: bool = True
+    # Every timer of the game as this change saved it (None: removed), when the change set
+    # them all; then the scheduler follows them without reading them back (sessions.timers).
+    timers: dict[str, float | None] | None = None
 
     @property
     def names(self) -> dict[str, str]:

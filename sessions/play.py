@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from engine import Event, IllegalAction
 from sessions.ai import AiSeats
-from sessions.core import Actor, Outcome, dicts
+from sessions.core import LOBBY_TIMER, Actor, Outcome, dicts
 from sessions.errors import NotAllowed, StaleAction
 from storage import ActionRow
 
@@ -52,7 +52,9 @@ class Play(AiSeats):
                 # (one transaction, one commit), and nothing else follows the save.
                 timers = await self._turn_timers(rec, game, previous, secret)
                 rec = await self._save_action(rec, game, row, seats, events, previous, timers=timers)
-                outcome = Outcome(rec, game, events)
+                # A running game has no lobby timer: with its turn timers, these are all of them.
+                known = None if timers is None else {LOBBY_TIMER: None, **timers}
+                outcome = Outcome(rec, game, events, timers=known)
             self._live.keep(outcome.record.id, outcome.record.version, game)
             return outcome
 
