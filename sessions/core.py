@@ -24,7 +24,7 @@ from sessions.errors import NotAllowed, SessionError
 from sessions.live import LiveGames
 from sessions.ratings import placings, rate_game
 from sessions.settings import GuildSettings, parse_setting
-from sessions.snapshot import Snapshot, deadline_of, moves_played
+from sessions.snapshot import SavedFacts, Snapshot
 from storage import ActionRow, Announcement, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
 from storage.db import DAMAGED_MESSAGE
 from storage.keyed_locks import KeyedLocks
@@ -97,6 +97,7 @@ class ServiceCore:
         self._seed_source = seed_source
         self._settings: dict[int, tuple[float, GuildSettings]] = {}  # guild -> (read at, monotonic; settings)
         self.shared_settings_seconds = SHARED_SETTINGS_SECONDS
+        self._saved = SavedFacts()  # the turn deadline and moves played of versions saved here
         self._live = LiveGames()  # the games this process last saved, copied instead of restored
         self._host_locks: KeyedLocks[tuple[int, int]] = (
             KeyedLocks()
@@ -165,12 +166,12 @@ class ServiceCore:
             rec,
             game,
             await self.settings(rec.guild_id),
-            await deadline_of(self.db, rec, game),
+            await self._saved.deadline(self.db, rec, game),
             pending=pending or [],
         )
         if snap.running:
             assert game is not None
-            snap.moves_played = moves_played(game, await self.db.actions(rec.id))
+            snap.moves_played = await self._saved.moves_played(self.db, rec, game)
         return snap
 
     async def superseded(self, snap: Snapshot) -> bool:
@@ -264,6 +265,7 @@ class ServiceCore:
             announce=dicts(announce),
             timers=timers,
         )
+        self._saved.saved(game, rec.id, rec.version, version, row, timers)
         return replace(rec, version=version, state=None, seats=seats if seats is not None else rec.seats)
 
     async def _turn_timers(
