@@ -8,7 +8,8 @@
 - :mod:`sessions.timeouts`: what a turn, reminder or lobby timer does when it runs out;
 - :mod:`sessions.hints`: the AI's suggestion for a player's own move.
 
-Callers reach storage itself as ``service.db`` (the Discord layer as ``bot.db``): the service
+The parts log as ``dragon_tavern.sessions.service``, as the one module did (an operator's
+log filters keep working). Callers reach storage itself as ``service.db`` (the Discord layer as ``bot.db``): the service
 has no methods that only pass a storage call on.
 """
 
