@@ -21,8 +21,8 @@ import discord
 from discord.ext import commands
 
 from cogs import errors
+from cogs.announcer import Announcer
 from cogs.dms import DirectMessages
-from cogs.flow import GameFlow
 from cogs.gifs import ReplayGifs
 from cogs.outbox import Outbox
 from cogs.plugins import load_plugins
@@ -183,8 +183,11 @@ def is_shared_database(target: str | Path) -> bool:
 
 
 class DragonTavern(commands.Bot):
-    """Wiring only: storage, the session service, timers and the cogs. Game flow lives in
-    cogs.flow (Discord-side) and sessions (Discord-free); cogs never import this module."""
+    """Wiring only: storage, the session service, timers and the cogs. Cogs reach every
+    service through the typed properties below (``bot.service``, ``bot.db``, ``bot.timers``,
+    ``bot.announcer``) and the attributes set here (``bot.presenter``, ``bot.outbox``,
+    ``bot.dms``), never by importing this module at run time. What follows a saved change
+    lives in cogs.announcer (Discord-side) and sessions (Discord-free)."""
 
     def __init__(
         self, database_path: str | Path, dev_guild_id: int | None = None, farkle_cards_dir: Path | None = None,
@@ -233,6 +236,19 @@ class DragonTavern(commands.Bot):
         return self._service
 
     @property
+    def db(self) -> Database:
+        """Storage: what the Discord layer reads and notes (games, outbox progress, pings, hands)."""
+        assert self._db is not None, "setup_hook has not run"
+        return self._db
+
+    @property
+    def announcer(self) -> Announcer:
+        """What follows a saved change on Discord (the Announcer cog setup_hook adds)."""
+        cog = self.get_cog("Announcer")
+        assert isinstance(cog, Announcer), "setup_hook has not run"
+        return cog
+
+    @property
     def timers(self) -> TimerScheduler:
         assert self._timers is not None, "setup_hook has not run"
         return self._timers
@@ -242,17 +258,17 @@ class DragonTavern(commands.Bot):
         load_plugins()
         self._db = await Database.open(self.database_path, clock=_clock)
         self._service = GameService(self._db, clock=_clock, cards_dir=self.farkle_cards_dir)
-        # The game flow is added as a cog (not loaded as an extension, which would import
-        # cogs.flow afresh): the other cogs and the timers call into it.
-        flow = GameFlow(self)
-        await self.add_cog(flow)
-        self._timers = TimerScheduler(self._service, flow.after_timer, _clock, poll_seconds=self.timer_poll_seconds,
+        # The announcer is added as a cog (not loaded as an extension, which would import
+        # cogs.announcer afresh): the other cogs and the timers call into it.
+        announcer = Announcer(self)
+        await self.add_cog(announcer)
+        self._timers = TimerScheduler(self._service, announcer.after_timer, _clock, poll_seconds=self.timer_poll_seconds,
                                       sleep=self.sleep)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.tree.error(errors.report)
         await self._sync_commands()
-        armed = await flow.start()
+        armed = await announcer.start()
         log.info("ready to serve: %d games known, %d timers re-armed", len(registry.all_games()), armed)
 
     async def _sync_commands(self) -> None:
@@ -267,19 +283,19 @@ class DragonTavern(commands.Bot):
         payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
         key = f"command_hash:{self.dev_guild_id or 'global'}:{self.application_id}"
-        if await self.service.bot_value(key) == digest:
+        if (await self.db.guild_settings(0)).get(key) == digest:  # bot-wide values: guild 0
             return
         await self.tree.sync(guild=guild)
-        await self.service.set_bot_value(key, digest)
+        await self.db.set_guild_setting(0, key, digest)
         log.info("slash commands synced %s", f"to guild {self.dev_guild_id}" if guild else "globally")
 
     def _stop_tasks(self) -> None:
         self.outbox.stop()
         self.gifs.close()
         self.side_work.close()
-        flow = self.get_cog("GameFlow")
-        if isinstance(flow, GameFlow):
-            flow.stop()
+        announcer = self.get_cog("Announcer")
+        if isinstance(announcer, Announcer):
+            announcer.stop()
         if self._timers is not None:
             self._timers.stop()
 

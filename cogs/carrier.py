@@ -3,7 +3,7 @@
 interaction's webhook) are outside the bot's global limit of 50 requests per second, channel
 requests are not.
 
-A click hands its live interaction down (cogs.router -> cogs.flow -> cogs.outbox ->
+A click hands its live interaction down (cogs.router -> cogs.announcer -> cogs.outbox ->
 cogs.presenter / cogs.pings). The board is edited through it when the click was made on the
 board message itself (its "original" is that message); the turn ping is sent as its followup
 when the interaction happened in the game's channel (or thread). Anything else, an expired

@@ -10,15 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import errors, threads
+from cogs.announcer import actor_of
 from cogs.errors import AnnouncementDelayed
-from cogs.flow import actor_of, flow_of
 from cogs.pings import board_link
 from cogs.presenter import fill_names
 from cogs.ui import ui_for
 from engine import registry
 from render import text
-from sessions import SessionError
-from sessions.access import NOTIFY_CHOICES
+from sessions import Outcome, SessionError
+from sessions.service import NOTIFY_CHOICES
 from sessions.waiting import Waiting, games_of
 from storage import GameNotFound, GameRecord
 
@@ -53,8 +53,7 @@ class Games(commands.Cog):
         rec = await self.bot.service.create(game, interaction.guild_id, interaction.channel_id,
                                             actor_of(interaction), options,
                                             threads_possible=threads.can_make_threads(self.bot, interaction.channel_id))
-        await self.bot.timers.refresh(rec.id)  # the lobby's closing time
-        await self.bot.outbox.deliver_now(rec.id)  # the lobby message, queued with the lobby
+        await self.bot.announcer.after_change(Outcome(rec))  # the lobby message and its closing time
         where = " The game will be played in a thread of its own." if rec.in_thread else ""
         await interaction.followup.send(f"Lobby #{rec.id} is open in this channel. Others press **Join**; "
                                         f"you press **Start** when everyone is in.{where}", ephemeral=True)
@@ -70,18 +69,18 @@ class Games(commands.Cog):
         channel_id = interaction.channel_id or 0
         # Nothing running here: the last game that ended, with its result.
         rec = (await self.bot.service.channel_game(channel_id, interaction.user.id)
-               or await self.bot.service.last_ended_game(channel_id))
+               or await self.bot.db.last_ended_game_in_channel(channel_id))
         if rec is None:
             raise SessionError("There is no game in this channel. Start one with `/game new`.")
         await self.bot.outbox.catch_up(rec.id)  # anything a failed announcement left, first
-        await self.bot.presenter.repost_board(await self.bot.service.record(rec.id))
+        await self.bot.presenter.repost_board(rec.id)
         ended = rec.status not in ("lobby", "active")
         await interaction.followup.send(f"Game #{rec.id} has ended; its final board is below." if ended
                                         else "The board is below.", ephemeral=True)
 
     @game.command(name="list", description="Games running in this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
-        games = await self.bot.service.games(guild_id=interaction.guild_id)
+        games = await self.bot.db.games(guild_id=interaction.guild_id)
         if not games:
             await interaction.response.send_message("No games are running in this server.", ephemeral=True)
             return
@@ -125,7 +124,7 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec = await self._channel_game(interaction)
         outcome = await self.bot.service.resign(rec.id, actor_of(interaction))
-        await flow_of(self.bot).after_change(outcome)
+        await self.bot.announcer.after_change(outcome)
         await interaction.followup.send("You resigned.", ephemeral=True)
 
     @game.command(name="cancel", description="Cancel this channel's game (host or Manage Server)")
@@ -133,7 +132,7 @@ class Games(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         rec = await self._channel_game(interaction)
         outcome = await self.bot.service.cancel(rec.id, actor_of(interaction))
-        await flow_of(self.bot).after_change(outcome)
+        await self.bot.announcer.after_change(outcome)
         await interaction.followup.send(f"Game #{rec.id} was cancelled.", ephemeral=True)
 
     @game.command(name="notify", description="How you are told it is your turn: channel ping, DM, or off")
@@ -142,7 +141,7 @@ class Games(commands.Cog):
     @app_commands.choices(where=[app_commands.Choice(name=n, value=n) for n in NOTIFY_CHOICES])
     async def notify(self, interaction: discord.Interaction, where: str | None = None) -> None:
         if where is None:
-            current = await self.bot.service.notify_pref(interaction.user.id)
+            current = await self.bot.db.notify_pref(interaction.user.id)
             await interaction.response.send_message(
                 f"You are told it is your turn by: **{current}**. Change it with `/game notify` "
                 "channel, dm or off.", ephemeral=True)
@@ -161,7 +160,7 @@ class Games(commands.Cog):
     @game.command(name="stats", description="Wins, losses and draws in this server")
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         target = member or interaction.user
-        stats = await self.bot.service.user_stats(interaction.guild_id or 0, target.id)
+        stats = await self.bot.db.user_stats(interaction.guild_id or 0, target.id)
         if not stats:
             await interaction.response.send_message(
                 f"{text.shown_name(target.display_name)} has no finished games here yet.", ephemeral=True)
@@ -191,7 +190,7 @@ class Games(commands.Cog):
         # followup (its webhook cannot edit the board, which it did not create: cogs.carrier).
         await interaction.edit_original_response(content=f"✅ Played `{text.echo(action)}`.")
         try:
-            await flow_of(self.bot).after_change(outcome, interaction)
+            await self.bot.announcer.after_change(outcome, interaction)
         except AnnouncementDelayed as delayed:  # one answer: it was played, and what is late
             await interaction.edit_original_response(content=errors.user_message(delayed))
 
@@ -201,7 +200,7 @@ class Games(commands.Cog):
             if not 0 < game_id < 2**63:  # beyond SQLite's integers: no such game, and no 30-digit echo
                 raise SessionError("There is no game with that number.")
             try:
-                rec = await service.record(game_id)
+                rec = await service.db.load_game(game_id)
             except GameNotFound:  # a number typed by the user, not a storage fault
                 raise SessionError(f"There is no game #{game_id}.") from None
             if rec.seat_of_user(interaction.user.id) is None:
@@ -209,7 +208,7 @@ class Games(commands.Cog):
             return rec
         if interaction.guild_id is not None:
             return await self._channel_game(interaction)
-        mine = await service.games(statuses=("active",), user_id=interaction.user.id)
+        mine = await service.db.games(statuses=("active",), user_id=interaction.user.id)
         if len(mine) == 1:
             return mine[0]
         if not mine:

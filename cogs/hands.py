@@ -22,6 +22,7 @@ import contextlib
 import hashlib
 import json
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -30,6 +31,7 @@ from cogs.prompts import must_act_privately, private_actions, prompt_key
 from cogs.recent import RecentMap
 from engine import Event, Game
 from render import text
+from sessions.snapshot import Snapshot
 from storage import HandMessage
 
 if TYPE_CHECKING:
@@ -54,24 +56,24 @@ class Hands:
         interaction that answered its prompt), so the same edit is not sent again."""
         self._shown[message_id] = digest(message)
 
-    async def deliver(self, rec: GameRecord, game: Game, seat: SeatRecord, events: list[Event]) -> bool:
+    async def deliver(self, snap: Snapshot, seat: SeatRecord, events: list[Event]) -> bool:
         """Bring the seat's hand message up to date after ``events``: a new DM when it must act
         privately now (a new decision), else an edit when what it shows changed. Returns
         whether a DM was sent or edited."""
-        if rec.status != "active" or seat.is_ai or seat.user_id is None:
+        rec, game = snap.record, snap.game
+        if rec.status != "active" or game is None or seat.is_ai or seat.user_id is None:
             return False
-        settings = await self.bot.service.settings(rec.guild_id)
-        if settings["hidden_pick_mode"] == "ephemeral" or seat.private_route == "ephemeral":
+        if snap.settings["hidden_pick_mode"] == "ephemeral" or seat.private_route == "ephemeral":
             return False  # they read it through the board's button
         own = [e for e in events if e.to == seat.seat]
         key = prompt_key(game, seat.seat)
-        hand = await self.bot.service.hand(rec.id, seat.seat)
+        hand = await self.bot.db.hand(rec.id, seat.seat)
         asking = must_act_privately(game, seat.seat)
         if hand is not None and hand.prompt_key == key and not own:
             return False  # nothing new to show
         if hand is None and not own and not private_actions(game, seat.seat):
             return False  # nothing to show yet (and no message to update)
-        if (await self.bot.service.record(rec.id)).version != rec.version:
+        if await self.bot.service.superseded(snap):
             # A newer change was saved meanwhile (a fast player): its own delivery brings the
             # hand up to date; drawing this older state now would show a prompt already stale.
             return False
@@ -79,7 +81,7 @@ class Hands:
         if hand is not None and hand.message_id:
             self.bot.dms.remember(seat.user_id, hand.channel_id)
             if await self._edit(hand, message):  # a new phase too: edited in place, never re-sent
-                await self.bot.service.set_hand(
+                await self.bot.db.set_hand(
                     rec.id, seat.seat, HandMessage(hand.channel_id, hand.message_id, key, asking)
                 )
                 return True
@@ -87,13 +89,13 @@ class Hands:
         if sent is None:
             return False
         self._shown[sent.id] = digest(message)
-        await self.bot.service.set_hand(rec.id, seat.seat, HandMessage(sent.channel.id, sent.id, key, asking))
+        await self.bot.db.set_hand(rec.id, seat.seat, HandMessage(sent.channel.id, sent.id, key, asking))
         return True
 
     async def close(self, rec: GameRecord, game: Game) -> None:
         """The game is over: each hand message shows the final state, with no controls left."""
         for seat in rec.seats:
-            hand = await self.bot.service.hand(rec.id, seat.seat)
+            hand = await self.bot.db.hand(rec.id, seat.seat)
             if hand is None or not hand.message_id:
                 continue
             message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=0)
@@ -110,7 +112,7 @@ class Hands:
     async def adopt(self, rec: GameRecord, seat: str, message: discord.Message) -> None:
         """Make ``message`` (the DM sent at the start of the game) the seat's hand message, so
         it is edited into the hand later instead of a second DM being sent."""
-        await self.bot.service.set_hand(rec.id, seat, HandMessage(message.channel.id, message.id, "", False))
+        await self.bot.db.set_hand(rec.id, seat, HandMessage(message.channel.id, message.id, "", False))
 
     async def _edit(self, hand: HandMessage, message: dict[str, Any]) -> bool:
         """Edit the hand into ``message`` unless it shows exactly that already; False when the
@@ -144,7 +146,9 @@ class Hands:
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED and exc.status != 403:
                 raise
-            await self.bot.service.set_private_route(rec.id, seat.seat, "ephemeral")
+            await self.bot.db.set_private_route(rec.id, seat.seat, "ephemeral")
+            # The delivery's snapshot says so too: the router's offer of the prompt reads it.
+            rec.seats = [replace(s, private_route="ephemeral") if s.seat == seat.seat else s for s in rec.seats]
             log.info("game %s: DMs closed for a seat; its prompts go through the board's button", rec.id)
             return None
 

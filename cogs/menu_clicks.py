@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs import components, menu, routing
-from cogs.flow import actor_of, flow_of
+from cogs.announcer import actor_of
 from cogs.presenter import build_menu, fill_names
 from cogs.ui import ui_for
 from render import text
@@ -44,7 +44,7 @@ async def on_open_menu(router: Router, interaction: discord.Interaction, route: 
         outcome = await router.bot.service.apply(
             rec.id, actor_of(interaction), action, expected_version=rec.version
         )
-        await flow_of(router.bot).after_change(outcome, interaction)
+        await router.bot.announcer.after_change(outcome, interaction)
         return
     on_board = await _picker_on_board(router, interaction, rec, game, address, node)
     if on_board is not None:  # "where to" below the board's buttons
@@ -95,7 +95,7 @@ async def on_choose_in_menu(router: Router, interaction: discord.Interaction, ro
     if not on_board:  # a private picker says what was played; on the board, the new board does
         label = fill_names(game.describe_action(seat.seat, action), text.seat_names(rec.seats))
         await interaction.edit_original_response(content=text.fit(f"✅ {label}"), view=None)
-    await flow_of(router.bot).after_change(outcome, interaction)
+    await router.bot.announcer.after_change(outcome, interaction)
 
 
 async def _picker_on_board(
@@ -113,7 +113,7 @@ async def _picker_on_board(
     picker is private)."""
     if not ui_for(rec.kind).picker_on_board or not _on_board(interaction, rec):
         return None
-    board = (await router.bot.presenter.board_message(rec, game))["view"]
+    board = (await router.bot.presenter.board_message(await router.bot.service.snapshot_of(rec, game)))["view"]
     if board is None:
         return None
     return components.with_picker(

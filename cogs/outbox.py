@@ -35,8 +35,10 @@ from cogs.errors import AnnouncementDelayed
 from cogs.hands import Hands
 from cogs.pings import Pings
 from cogs.presenter import RECENT_EVENTS
+from cogs.recent import RecentMap
 from cogs.threads import Tables
 from engine import Event
+from sessions.snapshot import Snapshot
 from storage import Announcement, GameNotFound
 
 if TYPE_CHECKING:
@@ -52,6 +54,7 @@ ENDED = frozenset({"finished", "cancelled", "abandoned"})
 # Events that end a lobby: it started, or it closed (cancelled, its host and players left, or
 # nobody started it in time: sessions' lobby events).
 LOBBY_ENDS = frozenset({"start", "cancel", "lobby", "lobby_timeout"})
+CLICKS_KEPT = 256  # clicks in flight whose delivery's snapshot is kept for their next step
 
 
 def _events(rows: list[Announcement]) -> list[Event]:
@@ -68,12 +71,15 @@ class Outbox:
         self.pings = Pings(bot)
         self.hands = Hands(bot)
         self.tables = Tables(bot)
+        # interaction id -> the snapshot its click's delivery drew from, for the router's next
+        # step on that click (the private prompt it may offer), so it loads nothing again
+        self.delivered_for: RecentMap[int, Snapshot] = RecentMap(CLICKS_KEPT)
 
     async def deliver(self, game_id: int, carrier: Carrier | None = None) -> None:
         """Announce every pending change of the game, in order (one delivery per game at a
         time, across processes too: the lock is the database's). ``carrier``: the click that
         caused them, whose interaction carries the board edit and the ping when it can."""
-        async with self.bot.service.delivery_lock(game_id):
+        async with self.bot.db.delivery_lock(game_id):
             await self._deliver(game_id, carrier)
 
     async def deliver_now(self, game_id: int, carrier: Carrier | None = None) -> None:
@@ -98,7 +104,7 @@ class Outbox:
 
     async def deliver_all_pending(self) -> int:
         """At start-up: announce what a crash left queued. Returns how many games had some."""
-        game_ids = await self.bot.service.games_with_announcements()
+        game_ids = await self.bot.db.games_with_announcements()
         for game_id in game_ids:
             self.behind.add(game_id)
             await self.catch_up(game_id)
@@ -128,50 +134,72 @@ class Outbox:
 
     async def _deliver(self, game_id: int, carrier: Carrier | None) -> None:
         service = self.bot.service
-        pending = await service.pending_announcements(game_id)
+        pending = await service.db.pending_announcements(game_id)
         if not pending:
             self.behind.discard(game_id)
             return
         try:
-            rec, game = await service.load(game_id)
+            snap = await service.snapshot(game_id, pending)  # the one load of this delivery
         except GameNotFound:
             return
-        presenter = self.bot.presenter
-        rec = await self.tables.open_thread(rec)  # a game that has just started in a thread of its own
+        # A game that has just started in a thread of its own gets it now.
+        snap.record = await self.tables.open_thread(snap.record)
+        if carrier is not None:
+            self.delivered_for[carrier.interaction.id] = snap
+        await self._recent_lines(snap)
+        await self.bot.presenter.draw_board(snap, carrier)
+        if snap.game is not None and snap.record.status == "active":
+            await self._ping_and_hands(snap, carrier)
+        elif snap.game is not None and snap.record.status in ENDED:
+            await self._game_over(snap)
+        await service.db.finish_announcements(pending)
+        self.behind.discard(game_id)
+
+    async def _recent_lines(self, snap: Snapshot) -> None:
+        """Step 1: the board's Recent lines, noted with the rows they come from (exactly once)."""
+        rec, pending = snap.record, snap.pending
         if rec.status != "lobby" and any(e.kind in LOBBY_ENDS for e in _events(pending)):
             await self.pings.delete_earlier(rec, keep=set())  # the lobby's Rematch invitation
         fresh = [a for a in pending if not a.progress.get("recent")]
-        if fresh:
-            lines = presenter.recent_lines(rec, _events(fresh), game)
-            for a in fresh:
-                a.progress["recent"] = True
-            recent = await service.save_announcement_progress(fresh, recent=(lines, RECENT_EVENTS) if lines else None)
-            if recent is not None:
-                rec.recent = recent
-        await presenter.draw_board(rec, game, carrier)
+        if not fresh:
+            return
+        lines = self.bot.presenter.recent_lines(rec, _events(fresh), snap.game)
+        for a in fresh:
+            a.progress["recent"] = True
+        recent = await self.bot.db.save_progress(
+            fresh, recent=(lines, RECENT_EVENTS) if lines else None)
+        if recent is not None:
+            rec.recent = recent
+
+    async def _ping_and_hands(self, snap: Snapshot, carrier: Carrier | None) -> None:
+        """Steps 3 and 4 of a running game: its ping, then each seat's hand message."""
+        service, pending = self.bot.service, snap.pending
         unpinged = [a for a in pending if "ping" not in a.progress]
-        if game is not None and rec.status == "active":
-            if unpinged:
-                sent = await self.pings.announce(rec, game, _events(unpinged), carrier)
-                for a in unpinged:
-                    a.progress["ping"] = sent
-                await service.save_announcement_progress(unpinged)
-            for seat in rec.seats:
-                due = [a for a in pending if seat.seat not in a.progress.get("dm", [])]
-                if due and await self.hands.deliver(rec, game, seat, _events(due)):
-                    for a in due:
-                        a.progress.setdefault("dm", []).append(seat.seat)
-                    await service.save_announcement_progress(due)
-        elif game is not None and rec.status in ENDED and unpinged:
-            # The rows that ended a started game: one notice instead of the live pings.
-            sent = await self.pings.game_over(rec, game)
+        if unpinged:
+            sent = await self.pings.announce(snap, _events(unpinged), carrier)
             for a in unpinged:
                 a.progress["ping"] = sent
-            await service.save_announcement_progress(unpinged)
+            await service.db.save_progress(unpinged)
+        for seat in snap.record.seats:
+            due = [a for a in pending if seat.seat not in a.progress.get("dm", [])]
+            if due and await self.hands.deliver(snap, seat, _events(due)):
+                for a in due:
+                    a.progress.setdefault("dm", []).append(seat.seat)
+                await service.db.save_progress(due)
+
+    async def _game_over(self, snap: Snapshot) -> None:
+        """The rows that ended a started game: one notice instead of the live pings."""
+        rec, game = snap.record, snap.game
+        unpinged = [a for a in snap.pending if "ping" not in a.progress]
+        if not unpinged:
+            return
+        sent = await self.pings.game_over(rec, game)
+        for a in unpinged:
+            a.progress["ping"] = sent
+        await self.bot.db.save_progress(unpinged)
+        if game is not None:
             await self.hands.close(rec, game)
-            await self.tables.close_thread(rec)
-        await service.finish_announcements(pending)
-        self.behind.discard(game_id)
+        await self.tables.close_thread(rec)
 
     def _fell_behind(self, game_id: int) -> None:
         self.behind.add(game_id)

@@ -32,6 +32,7 @@ from render.text import fill_names
 from sessions import event_names
 from sessions.service import TURN_EVENT
 from sessions.settings import GuildSettings
+from sessions.snapshot import Snapshot
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -72,11 +73,12 @@ class Pings:
         self._webhooks: dict[int, tuple[discord.Webhook, discord.Interaction]] = {}
 
     # -- while the game runs ----------------------------------------------------------------
-    async def announce(self, rec: GameRecord, game: Game, events: list[Event],
-                       carrier: Carrier | None = None) -> int:
+    async def announce(self, snap: Snapshot, events: list[Event], carrier: Carrier | None = None) -> int:
         """Ping who must act now because of ``events`` (and the game's own out-of-turn pings):
         a followup of ``carrier`` (the click that caused it) when it can carry one, else a
         channel message. Returns the id of the message sent, or 0 if none was (DMs only, or nobody)."""
+        rec, game = snap.record, snap.game
+        assert game is not None, "pings are for a started game"
         public = [e for e in events if e.to is None]
         hook = ui_for(rec.kind).announce(rec, game, public)
         asked, reminder = turn_seats(public)
@@ -85,13 +87,12 @@ class Pings:
         asked = [p for p in asked if p in to_act and p in humans]
         if not asked and not hook:
             return 0
-        settings = await self.bot.service.settings(rec.guild_id)
-        deadline = await self.bot.service.turn_deadline(rec.id)
+        settings, deadline = snap.settings, snap.deadline
         in_channel: list[str] = []
         sent: set[int] = set()  # this round's DMs: the earlier pings are deleted, not these
         for seat_id in asked:
             seat = humans[seat_id]
-            pref = await self.bot.service.notify_pref(seat.user_id or 0)
+            pref = await self.bot.db.notify_pref(seat.user_id or 0)
             if pref == "off":
                 continue
             if pref == "dm":  # their hand DM is edited in place (cogs.hands): this DM is what notifies
@@ -154,7 +155,7 @@ class Pings:
             # By id: the server may be on another shard. In the game's thread if it has one.
             channel = self.bot.get_partial_messageable(rec.table_channel_id)
             sent_id = (await channel.send(text.fit(content), suppress_embeds=True, allowed_mentions=mentions)).id
-        await self.bot.service.add_ping(rec.id, rec.table_channel_id, sent_id)
+        await self.bot.db.add_ping(rec.id, rec.table_channel_id, sent_id)
         await self.delete_earlier(rec, keep={*keep, sent_id})
         return sent_id
 
@@ -175,14 +176,14 @@ class Pings:
                                            allowed_mentions=NOBODY)
         except discord.Forbidden:
             return None
-        await self.bot.service.add_ping(rec.id, sent.channel.id, sent.id)
+        await self.bot.db.add_ping(rec.id, sent.channel.id, sent.id)
         return sent.id
 
     async def delete_earlier(self, rec: GameRecord, *, keep: set[int]) -> None:
         """Delete the game's earlier pings (a superseded ping is noise), keeping ``keep``. The
         deletes run in the background: the player's answer need not wait for them, and a ping
         whose delete did not happen stays in the table, so the next ping deletes it."""
-        stale = [(c, m) for c, m in await self.bot.service.pings(rec.id) if m not in keep]
+        stale = [(c, m) for c, m in await self.bot.db.pings(rec.id) if m not in keep]
         if stale:
             task = asyncio.create_task(self._delete(rec.id, stale), name=f"pings-delete-{rec.id}")
             self._background.add(task)
@@ -193,7 +194,7 @@ class Pings:
             for channel_id, message_id in stale:
                 with contextlib.suppress(discord.NotFound, discord.Forbidden):
                     await self._delete_one(channel_id, message_id)
-                await self.bot.service.drop_ping(game_id, message_id)
+                await self.bot.db.drop_ping(game_id, message_id)
                 self._webhooks.pop(message_id, None)
         except Exception:
             log.warning("game %s: deleting an old ping failed; the next ping tries again", game_id, exc_info=True)

@@ -29,8 +29,8 @@ from render import text
 from render.text import fill_names
 from sessions import event_names
 from sessions.service import TURN_EVENT
-from sessions.settings import GuildSettings
-from storage import GameRecord, SeatRecord
+from sessions.snapshot import Snapshot
+from storage import GameRecord
 from storage.db import PROGRESS_MARK
 
 if TYPE_CHECKING:
@@ -58,14 +58,15 @@ class Presenter:
         self._pictures: RecentMap[int, tuple[str, list[discord.Attachment]]] = RecentMap(IMAGES_KEPT)
 
     # -- public board ---------------------------------------------------------------------
-    async def lobby_message(self, rec: GameRecord) -> dict[str, Any]:
+    async def lobby_message(self, snap: Snapshot) -> dict[str, Any]:
+        rec = snap.record
         info = registry.get(rec.kind)
-        settings = await self.bot.service.settings(rec.guild_id)
         cls = info.game_class
+        closes = "" if snap.deadline is None else f"\nIf nobody starts it, this lobby closes <t:{int(snap.deadline)}:R>."
         embed = discord.Embed(
             title=f"{info.emoji} {info.title} — lobby #{rec.id}",
             description=f"{player_count(cls.MIN_PLAYERS, cls.MAX_PLAYERS)}. Press **Join** to take a seat; "
-            "the host presses **Start**." + await self._lobby_closes(rec),
+            "the host presses **Start**." + closes,
             colour=discord.Colour.gold(),
         )
         seats = "\n".join(
@@ -82,89 +83,44 @@ class Presenter:
         rated = rec.options.get("rated", True) is not False
         embed.set_footer(text=(f"{'Rated' if rated else 'Unrated (rated=off)'} game · "
                                f"/game rules {rec.kind} for the rules"))
-        view = components.lobby_components(rec, info.ai_levels, settings["ai_seats"])
+        view = components.lobby_components(rec, info.ai_levels, snap.settings["ai_seats"])
         for item in ui_for(rec.kind).lobby_rows(rec):  # game-specific lobby controls (e.g. team picks)
             view.add_item(item)
         return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": []})
 
-    async def _lobby_closes(self, rec: GameRecord) -> str:
-        deadline = await self.bot.service.lobby_deadline(rec.id)
-        return "" if deadline is None else f"\nIf nobody starts it, this lobby closes <t:{int(deadline)}:R>."
-
-    async def board_message(self, rec: GameRecord, game: Game) -> dict[str, Any]:
+    async def board_message(self, snap: Snapshot) -> dict[str, Any]:
+        """The board of a started game: its text, players, Recent lines, result or footer,
+        picture and controls, all drawn from ``snap`` (nothing more is read from storage)."""
+        rec, game = snap.record, snap.game
+        assert game is not None, "a started game has a state"
         info = registry.get(rec.kind)
-        settings = await self.bot.service.settings(rec.guild_id)
         names = text.seat_names(rec.seats, "plain")  # labels and the picture: no markdown there
-        shown = text.seat_names(rec.seats)
         ended = results.has_ended(rec, game)  # the saved record says so too (resign, cancel, abandonment)
         public = results.final_view(rec, game, game.view(None))
         board = render.render_text(rec.kind, public, text.seat_names(rec.seats, "code"))
         colour = discord.Colour.dark_green() if not ended else discord.Colour.dark_grey()
         embed = discord.Embed(title=f"{info.emoji} {info.title} — game #{rec.id}", description=board, colour=colour)
         to_act = game.to_act() if not ended else []
-        players = []
-        for s in rec.seats:
-            marker = "▶ " if s.seat in to_act else ""
-            who = f"<@{s.user_id}>" if s.user_id and not s.is_ai else shown[s.seat]
-            ai = f" 🤖 {s.ai_level}" if s.is_ai else ""
-            players.append(f"{marker}{who}{ai}")
-        if not game.is_over and rec.status == "active":
-            players.append(await self._deadline(rec, [s for s in rec.seats if s.seat in to_act and not s.is_ai],
-                                                settings))
-        embed.add_field(name="Players", value="\n".join(p for p in players if p), inline=True)
-        recent = rec.recent
-        if recent:
-            embed.add_field(name="Recent", value="\n".join(recent[-RECENT_EVENTS:]), inline=False)
+        embed.add_field(name="Players", value=players_text(snap, to_act), inline=True)
+        if rec.recent:
+            embed.add_field(name="Recent", value="\n".join(rec.recent[-RECENT_EVENTS:]), inline=False)
         if ended:
             embed.add_field(name="Result", value=results.result_text(rec, game, public), inline=False)
         else:
-            moves = results.moves_played(game, await self.bot.service.action_log(rec.id))
-            embed.set_footer(text=results.running_footer(rec, moves))
+            embed.set_footer(text=results.running_footer(rec, snap.moves_played or 0))
         files: list[discord.File] = []
-        if settings["images"]:
+        if snap.settings["images"]:
             png = await self._board_png(rec, public, names)
             if png:
                 files.append(discord.File(io.BytesIO(png), filename="board.png", description=f"{info.title} board"))
                 embed.set_image(url="attachment://board.png")
-        running = rec.status == "active" and not ended
-        actions: list[tuple[str, str]] = []
-        public_seats = [p for p in to_act if not _is_ai(rec, p)]
-        many_actors = len(public_seats) > 1
-        if running and len(public_seats) == 1:
-            seat = public_seats[0]
-            actions = [
-                (a, fill_names(game.describe_action(seat, a), names))
-                for a in game.legal_actions(seat)
-                if not game.is_private_action(seat, a)
-            ]
-        view = None
-        if running:
-            ui = ui_for(rec.kind)
-            extra = []
-            menu_root = None
-            if len(public_seats) == 1:
-                extra = ui.board_rows(rec, game, public_seats[0], rec.version)
-                if ui.menu and actions:
-                    menu_root = build_menu(rec.kind, game, public_seats[0], names)
-            view = components.board_components(
-                rec, actions, version=rec.version,
-                show_private_button=type(game).HIDDEN_INFORMATION,
-                show_picker=many_actors and any(
-                    not game.is_private_action(p, a) for p in public_seats for a in game.legal_actions(p)
-                ),
-                extra=extra,
-                menu=menu_root,
-            )
+        if rec.status == "active" and not ended:
+            view = board_controls(rec, game, [p for p in to_act if not _is_ai(rec, p)], names)
         elif ended:  # controls on the final board (e.g. the action log, Rematch)
             view = results.final_components(rec, game)
+        else:
+            view = None
         return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": files})
-
-    async def _deadline(self, rec: GameRecord, waiting: list[SeatRecord], settings: GuildSettings) -> str:
-        """The turn's deadline as a Discord timestamp, and what happens then (the AFK policy)."""
-        deadline = await self.bot.service.turn_deadline(rec.id)
-        if deadline is None or not waiting:
-            return ""
-        return f"⏳ <t:{int(deadline)}:R>, {afk_outcome(waiting, settings, rec.seats)}"
 
     async def _board_png(self, rec: GameRecord, public: dict[str, Any], names: dict[str, str]) -> bytes | None:
         """The board image, redrawn only when what it shows changed. A game's UI module may
@@ -197,27 +153,26 @@ class Presenter:
             lines.insert(0, f"{PROGRESS_MARK} {progress}")
         return [fill_names(t, names) for t in lines]
 
-    async def draw_board(self, rec: GameRecord, game: Game | None, carrier: Carrier | None = None) -> None:
+    async def draw_board(self, snap: Snapshot, carrier: Carrier | None = None) -> None:
         """Edit the game's one message to show the saved state (harmless to repeat): through
         the click's own response when the click was on the board (cogs.carrier)."""
-        if rec.status == "lobby":
-            await self._put_board(rec, await self.lobby_message(rec), carrier)
-        elif game is None:  # cancelled before starting: close the lobby message
-            await self._put_board(rec, await self._closed_lobby(rec), carrier)
-        else:
-            await self._put_board(rec, await self.board_message(rec, game), carrier)
+        await self._put_board(snap.record, await self.message_of(snap), carrier)
 
-    async def repost_board(self, rec: GameRecord) -> None:
+    async def message_of(self, snap: Snapshot) -> dict[str, Any]:
+        """The game's one message: its lobby, its board, or the closed lobby."""
+        if snap.record.status == "lobby":
+            return await self.lobby_message(snap)
+        if snap.game is None:  # cancelled before starting: close the lobby message
+            return await self._closed_lobby(snap.record)
+        return await self.board_message(snap)
+
+    async def repost_board(self, game_id: int) -> None:
         """Post the board again at the bottom of the channel; the old one points to it."""
+        snap = await self.bot.service.snapshot(game_id)
+        rec = snap.record
         old = rec.board_message_id
         rec.board_message_id = None
-        if rec.status == "lobby":
-            await self._put_board(rec, await self.lobby_message(rec))
-        else:
-            rec, game = await self.bot.service.load(rec.id)
-            rec.board_message_id = None
-            assert game is not None
-            await self._put_board(rec, await self.board_message(rec, game))
+        await self._put_board(rec, await self.message_of(snap))
         if old is not None:
             channel = self.bot.get_partial_messageable(rec.table_channel_id)
             with contextlib.suppress(discord.HTTPException):
@@ -261,7 +216,7 @@ class Presenter:
         files = kwargs.pop("attachments")
         sent = await channel.send(**kwargs, files=files)
         self._pictures[sent.id] = (picture, list(sent.attachments))
-        await self.bot.service.set_board_message(rec.id, sent.id)
+        await self.bot.db.set_board_message(rec.id, sent.id)
         rec.board_message_id = sent.id
 
     def keep_unchanged_picture(self, message_id: int, message: dict[str, Any]) -> dict[str, Any]:
@@ -309,6 +264,50 @@ class Presenter:
         view = components.action_picker(rec.id, "ps", choices, page=page, version=rec.version,
                                         placeholder="Your move…")
         return text.fit_message({"content": f"Choose your move ({len(choices)} legal).", "view": view})
+
+
+def players_text(snap: Snapshot, to_act: list[str]) -> str:
+    """The Players field: each seat (▶ for those to act, members mentioned, AIs with their
+    level), and while the game runs, the turn's deadline and what happens then."""
+    rec = snap.record
+    shown = text.seat_names(rec.seats)
+    lines = []
+    for s in rec.seats:
+        marker = "▶ " if s.seat in to_act else ""
+        who = f"<@{s.user_id}>" if s.user_id and not s.is_ai else shown[s.seat]
+        ai = f" 🤖 {s.ai_level}" if s.is_ai else ""
+        lines.append(f"{marker}{who}{ai}")
+    waiting = [s for s in rec.seats if s.seat in to_act and not s.is_ai]
+    if snap.running and snap.deadline is not None and waiting:
+        lines.append(f"⏳ <t:{int(snap.deadline)}:R>, {afk_outcome(waiting, snap.settings, rec.seats)}")
+    return "\n".join(lines)
+
+
+def board_controls(rec: GameRecord, game: Game, public_seats: list[str], names: dict[str, str]) -> components.Layout:
+    """A running board's controls: one seat to act gets its public moves as buttons (or the
+    game's menu, and its own rows); several get a picker; hidden-information games the
+    "Show my hand / plan" button."""
+    extra: list[discord.ui.Item[Any]] = []
+    actions: list[tuple[str, str]] = []
+    menu_root = None
+    if len(public_seats) == 1:
+        seat = public_seats[0]
+        actions = [(a, fill_names(game.describe_action(seat, a), names))
+                   for a in game.legal_actions(seat) if not game.is_private_action(seat, a)]
+        ui = ui_for(rec.kind)
+        extra = ui.board_rows(rec, game, seat, rec.version)
+        if ui.menu and actions:
+            menu_root = build_menu(rec.kind, game, seat, names)
+    many_actors = len(public_seats) > 1
+    return components.board_components(
+        rec, actions, version=rec.version,
+        show_private_button=type(game).HIDDEN_INFORMATION,
+        show_picker=many_actors and any(
+            not game.is_private_action(p, a) for p in public_seats for a in game.legal_actions(p)
+        ),
+        extra=extra,
+        menu=menu_root,
+    )
 
 
 def build_menu(kind: str, game: Game, seat_id: str, names: dict[str, str] | None = None) -> menu.Node:

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs import routing, threads
-from cogs.flow import actor_of, flow_of
+from cogs.announcer import actor_of
 from cogs.results import ENDED_STATUSES, REMATCH_VERB
 from engine import registry
 from render import text
-from sessions import NotAllowed, SessionError
+from sessions import NotAllowed, Outcome, SessionError
 from storage import GameDamaged, GameNotFound, GameRecord
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ async def on_open_rematch_lobby(router: Any, interaction: discord.Interaction, r
     if interaction.guild_id is None:
         raise SessionError("Ask for a rematch on the game's board in its server channel.")
     await interaction.response.defer(ephemeral=True, thinking=True)
-    old = await bot.service.record(route.game_id)
+    old = await bot.db.load_game(route.game_id)
     # One press at a time per ended game: two players pressing together get one lobby (in a
     # channel whose games go to threads nothing else would stop a second one).
     async with bot.service.lock(old.id):
@@ -96,7 +96,7 @@ async def on_open_rematch_lobby(router: Any, interaction: discord.Interaction, r
 
 
 async def _open_or_join(bot: DragonTavern, old: GameRecord, interaction: discord.Interaction) -> None:
-    asked = await bot.service.open_rematch(old.id)
+    asked = await bot.db.open_rematch(old.id)
     if asked is not None and any(seat.user_id == interaction.user.id for seat in old.seats):
         await interaction.followup.send(await _accept(bot, old, asked, interaction), ephemeral=True)
         return
@@ -113,8 +113,7 @@ async def _open_or_join(bot: DragonTavern, old: GameRecord, interaction: discord
         if seat.user_id is None and seat.ai_level is not None:  # the old game's AI seats come back
             with contextlib.suppress(NotAllowed, SessionError):  # AI seats turned off since: humans only
                 await bot.service.add_ai(rec.id, host, seat.ai_level)
-    await bot.timers.refresh(rec.id)  # the lobby's closing time
-    await bot.outbox.deliver_now(rec.id)  # the lobby message
+    await bot.announcer.after_change(Outcome(rec))  # the lobby message and its closing time
     invited = invitees(old, host.user_id)
     if invited:
         await _post_lobby_ping(
@@ -136,8 +135,8 @@ async def _accept(bot: DragonTavern, old: GameRecord, asked: GameRecord, interac
         raise SessionError(f"The rematch of game #{old.id} is already being played (game #{asked.id}).")
     joined = asked.seat_of_user(interaction.user.id) is None
     if joined:
-        await flow_of(bot).after_change(await bot.service.join(asked.id, actor_of(interaction)))
-        asked = await bot.service.record(asked.id)
+        await bot.announcer.after_change(await bot.service.join(asked.id, actor_of(interaction)))
+        asked = await bot.db.load_game(asked.id)
     ready = await everyone_in(bot, asked, interaction.user.id if joined else None)
     if asked.host_user_id == interaction.user.id:
         return (f"You host lobby #{asked.id}, the rematch: " + ("everyone is in, press **Start**."
@@ -154,7 +153,7 @@ async def everyone_in(bot: DragonTavern, lobby: GameRecord, joined: int | None =
     if lobby.rematch_of is None or lobby.status != "lobby":
         return False
     try:
-        old = await bot.service.record(lobby.rematch_of)
+        old = await bot.db.load_game(lobby.rematch_of)
     except (GameNotFound, GameDamaged):  # the old game set aside since: the lobby goes on as any other
         return False
     invited = invitees(old, lobby.host_user_id)
@@ -176,7 +175,7 @@ async def _post_lobby_ping(bot: DragonTavern, lobby: GameRecord, user_ids: list[
             everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in user_ids]
         ),
     )
-    await bot.service.add_ping(lobby.id, lobby.channel_id, sent.id)
+    await bot.db.add_ping(lobby.id, lobby.channel_id, sent.id)
     await bot.outbox.pings.delete_earlier(lobby, keep={sent.id})
 
 

@@ -18,7 +18,7 @@ from cogs.ui import ui_for
 from engine import Game, registry
 from render import text
 from render.text import fill_names
-from storage import GameRecord, LoggedAction
+from storage import GameRecord
 
 ENDED_STATUSES = ("finished", "cancelled", "abandoned")
 MEDALS = ("🥇", "🥈", "🥉")
@@ -145,13 +145,6 @@ def final_components(rec: GameRecord, game: Game) -> components.Layout:
 # -- the footer of a running board -----------------------------------------------------------------
 
 
-def moves_played(game: Game, logged: list[LoggedAction]) -> int:
-    """The public moves logged so far. Private choices (a planned card, a Magic Item used in
-    secret) are left out, so the count says nothing about them; so are the system's entries
-    (a resignation). The built-in engines tell a private action by its notation alone."""
-    return sum(1 for a in logged if a.source != "system" and not game.is_private_action(a.seat, a.action))
-
-
 def running_footer(rec: GameRecord, moves: int) -> str:
     return f"move {moves + 1} · /play <action> · /game rules {rec.kind}"
 
@@ -163,7 +156,6 @@ __all__ = [
     "final_components",
     "final_view",
     "has_ended",
-    "moves_played",
     "result_text",
     "running_footer",
 ]

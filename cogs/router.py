@@ -10,7 +10,7 @@ import discord
 from discord.ext import commands
 
 from cogs import errors, routing
-from cogs.flow import actor_of, flow_of
+from cogs.announcer import actor_of
 from cogs.menu_clicks import on_choose_in_menu, on_open_menu, on_turn_menu_page
 from cogs.presenter import fill_names
 from cogs.prompts import private_actions, prompt_key, prompt_token
@@ -75,7 +75,7 @@ class Router(commands.Cog):
         """Why this click may not reach its game, or None. The custom_id is client data: the
         game it names must exist and belong to this server, or, in a DM, be one the clicking
         user is seated in. Every handler (the game UIs' handlers too) runs only after this check."""
-        access = await self.bot.service.access(route.game_id, interaction.user.id)
+        access = await self.bot.db.game_access(route.game_id, interaction.user.id)
         gone = f"⚠️ {errors.GAME_GONE}"
         if access is None:  # unknown, or an id out of SQLite's range
             return gone
@@ -101,12 +101,12 @@ class Router(commands.Cog):
     async def on_join_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
         outcome = await self.bot.service.join(route.game_id, actor_of(interaction))
-        await flow_of(self.bot).after_change(outcome, interaction)
+        await self.bot.announcer.after_change(outcome, interaction)
         await everyone_in(self.bot, outcome.record, interaction.user.id)  # a rematch lobby: call its host
 
     async def on_leave_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await flow_of(self.bot).after_change(await self.bot.service.leave(route.game_id, actor_of(interaction)),
+        await self.bot.announcer.after_change(await self.bot.service.leave(route.game_id, actor_of(interaction)),
                                               interaction)
 
     async def on_add_ai(self, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -114,16 +114,16 @@ class Router(commands.Cog):
         await interaction.response.defer()
         outcome = await self.bot.service.add_ai(route.game_id, actor_of(interaction), str(values[0]) if values
                                                 else None)
-        await flow_of(self.bot).after_change(outcome, interaction)
+        await self.bot.announcer.after_change(outcome, interaction)
 
     async def on_cancel_lobby(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
         outcome = await self.bot.service.cancel(route.game_id, actor_of(interaction))
-        await flow_of(self.bot).after_change(outcome, interaction)
+        await self.bot.announcer.after_change(outcome, interaction)
 
     async def on_start_game(self, interaction: discord.Interaction, route: routing.Route) -> None:
         await interaction.response.defer()
-        await flow_of(self.bot).start_game(route.game_id, actor_of(interaction), interaction)
+        await self.bot.announcer.start_game(route.game_id, actor_of(interaction), interaction)
 
     # -- public moves ---------------------------------------------------------------------
     async def on_play_action(self, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -132,7 +132,7 @@ class Router(commands.Cog):
         outcome = await self.bot.service.apply(route.game_id, actor_of(interaction), move.action,
                                                expected_version=move.version)
         if outcome.changed:
-            await flow_of(self.bot).after_change(outcome, interaction)
+            await self.bot.announcer.after_change(outcome, interaction)
         elif outcome.notice:
             await errors.reply_privately(interaction, outcome.notice)
 
@@ -173,11 +173,11 @@ class Router(commands.Cog):
                                                expected_version=version)
         await interaction.edit_original_response(content=f"✅ Played `{text.echo(str(values[0]))}`.", view=None)
         if outcome.changed:
-            await flow_of(self.bot).after_change(outcome, interaction)
+            await self.bot.announcer.after_change(outcome, interaction)
 
     async def on_game_control(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """Game-specific verbs: dt:<id>:x:<verb>... handled by the game's UI plug-in (its ``handlers``)."""
-        rec = await self.bot.service.record(route.game_id)
+        rec = await self.bot.db.load_game(route.game_id)
         handler = ui_for(rec.kind).handlers.get(route.arg(0))
         if handler is None:
             await errors.reply_privately(interaction, "⚠️ That control is from an old version of the bot.")
@@ -209,7 +209,7 @@ class Router(commands.Cog):
             await interaction.response.send_message(**message, ephemeral=True)
         if seat.private_route != "dm" or settings["hidden_pick_mode"] == "ephemeral":
             # Seen: the next click need not offer this prompt again (offer_private_prompt).
-            await self.bot.service.set_hand(rec.id, seat.seat, HandMessage(0, 0, prompt_key(game, seat.seat), True))
+            await self.bot.db.set_hand(rec.id, seat.seat, HandMessage(0, 0, prompt_key(game, seat.seat), True))
 
     async def on_play_private(self, interaction: discord.Interaction, route: routing.Route) -> None:
         values = routing.component_data(interaction).get("values") or []
@@ -237,7 +237,7 @@ class Router(commands.Cog):
             if in_dm and interaction.message is not None:
                 self.bot.outbox.hands.shown(interaction.message.id, hand)
         await interaction.edit_original_response(**message)
-        await flow_of(self.bot).after_change(outcome, interaction)
+        await self.bot.announcer.after_change(outcome, interaction)
 
     async def _show_current_prompt(self, interaction: discord.Interaction, rec: GameRecord, game: Any,
                                    seat_id: str) -> None:
@@ -254,7 +254,12 @@ class Router(commands.Cog):
         if interaction.guild_id is None or route.verb in PRIVATE_VERBS or not interaction.response.is_done():
             return
         try:
-            rec, game = await self.bot.service.load(route.game_id)
+            # The game as this click's delivery drew it, else (nothing was delivered) as saved.
+            snap = self.bot.outbox.delivered_for.pop(interaction.id, None)
+            if snap is not None:
+                rec, game = snap.record, snap.game
+            else:
+                rec, game = await self.bot.service.load(route.game_id)
             seat = rec.seat_of_user(interaction.user.id)
             if game is None or seat is None or rec.status != "active" or not private_actions(game, seat.seat):
                 return
@@ -262,20 +267,20 @@ class Router(commands.Cog):
             if seat.private_route == "dm" and settings["hidden_pick_mode"] != "ephemeral":
                 return  # their DM carries it
             key = prompt_key(game, seat.seat)
-            seen = await self.bot.service.hand(rec.id, seat.seat)
+            seen = await self.bot.db.hand(rec.id, seat.seat)
             if seen is not None and seen.prompt_key == key:
                 return
             clicked = interaction.message
             if clicked is not None and clicked.flags.ephemeral:
                 # A click inside their private prompt: the game edits that prompt into what
                 # comes next, so it is seen already; a second copy would be noise.
-                await self.bot.service.set_hand(rec.id, seat.seat, HandMessage(0, 0, key, True))
+                await self.bot.db.set_hand(rec.id, seat.seat, HandMessage(0, 0, key, True))
                 return
             message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=0)
             note = "🔒 You have a private choice now (only you see this):"
             await interaction.followup.send(**{k: v for k, v in message.items() if v is not None}, content=note,
                                             ephemeral=True)
-            await self.bot.service.set_hand(rec.id, seat.seat, HandMessage(0, 0, key, True))
+            await self.bot.db.set_hand(rec.id, seat.seat, HandMessage(0, 0, key, True))
         except Exception:
             log.warning("game %s: offering the private prompt failed", route.game_id, exc_info=True)
 

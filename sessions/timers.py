@@ -74,9 +74,14 @@ class TimerScheduler:
             except Exception:
                 log.exception("looking for due timers failed; trying again in %s s", self._poll_seconds)
 
-    async def refresh(self, game_id: int) -> None:
-        """Follow the database for one game: arm its stored timers, drop the ones it no longer has."""
-        stored = {purpose: deadline for _, purpose, deadline in await self._service.db.timers(game_id=game_id)}
+    async def refresh(self, game_id: int, known: dict[str, float | None] | None = None) -> None:
+        """Follow the database for one game: arm its stored timers, drop the ones it no longer
+        has. ``known``: every timer of the game as a change just saved it (None: removed), so
+        they need not be read back (Outcome.timers)."""
+        if known is not None:
+            stored = {purpose: deadline for purpose, deadline in known.items() if deadline is not None}
+        else:
+            stored = {purpose: deadline for _, purpose, deadline in await self._service.db.timers(game_id=game_id)}
         purposes = set(TIMER_PURPOSES) | set(stored) | {purpose for (gid, purpose) in self._tasks if gid == game_id}
         for purpose in sorted(purposes):
             deadline = stored.get(purpose)

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, cast
 import discord
 
 from cogs import errors, routing
+from cogs.announcer import actor_of
 from cogs.components import Layout
-from cogs.flow import actor_of, flow_of
 from cogs.ui import GameUI, register
 from cogs.ui.farkle_items import USE, on_use_item, private_message
 from cogs.ui.farkle_quick import Choice, rally_choices, roll_choices
@@ -220,7 +220,8 @@ async def on_toggle_die(bot: DragonTavern, interaction: discord.Interaction, rou
     # draw the current board over it.
     latest, latest_game = await bot.service.load(rec.id)
     if latest.version != rec.version and latest_game is not None:
-        await interaction.edit_original_response(**await bot.presenter.board_message(latest, latest_game))
+        await interaction.edit_original_response(
+            **await bot.presenter.board_message(await bot.service.snapshot_of(latest, latest_game)))
 
 
 async def on_explain_keep(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
@@ -253,7 +254,7 @@ async def on_play_two_steps(bot: DragonTavern, interaction: discord.Interaction,
     except StaleAction:
         pass  # another click of this player's came first: the first step stands
     finally:
-        await flow_of(bot).after_change(last, interaction)  # announces both steps' saved changes
+        await bot.announcer.after_change(last, interaction)  # announces both steps' saved changes
 
 
 # -- the move menu ---------------------------------------------------------------------------

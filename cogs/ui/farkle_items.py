@@ -11,8 +11,8 @@ import discord
 
 import render
 from cogs import components, routing
+from cogs.announcer import actor_of
 from cogs.components import Layout
-from cogs.flow import actor_of, flow_of
 from cogs.presenter import fill_names
 from cogs.prompts import private_actions, prompt_token
 from engine import Event
@@ -116,4 +116,4 @@ async def on_use_item(bot: DragonTavern, interaction: discord.Interaction, route
         }
     await interaction.edit_original_response(**message)
     if outcome.changed:
-        await flow_of(bot).after_change(outcome, interaction)
+        await bot.announcer.after_change(outcome, interaction)

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import discord
 
 from cogs import routing
+from cogs.announcer import actor_of
 from cogs.components import Layout
-from cogs.flow import actor_of, flow_of
 from cogs.ui import GameUI, register
 from cogs.ui.flagon_log import ACTION_LOG, action_log_text, final_rows, on_send_action_log
 from cogs.ui.flagon_table import (
@@ -219,7 +219,7 @@ async def on_plan_card(bot: DragonTavern, interaction: discord.Interaction, rout
     await interaction.edit_original_response(**message)
     if interaction.guild_id is None and interaction.message is not None:
         bot.outbox.hands.shown(interaction.message.id, {**message, "content": None})
-    await flow_of(bot).after_change(outcome, interaction)
+    await bot.announcer.after_change(outcome, interaction)
 
 
 def card_texts(chars: list[str]) -> str:

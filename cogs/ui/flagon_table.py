@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import discord
 
 from cogs import routing
-from cogs.flow import actor_of, flow_of
+from cogs.announcer import actor_of
 from engine import Event, Game, game_options
 from engine.flagon import new_game
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
@@ -135,12 +135,12 @@ def _team_option_on(rec: GameRecord) -> bool:
 
 async def on_choose_team(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     """Join team A / Join team B in the lobby: record the clicking player's team, redraw the lobby."""
-    rec = await bot.service.record(route.game_id)
+    rec = await bot.db.load_game(route.game_id)
     if rec.status != "lobby" or not _team_option_on(rec):
         raise SessionError("Teams are picked in the lobby of a team game.")
     await interaction.response.defer()
     outcome = await bot.service.choose_team(route.game_id, actor_of(interaction), TEAM.read(route).team)
-    await flow_of(bot).after_change(outcome, interaction)
+    await bot.announcer.after_change(outcome, interaction)
 
 
 # -- pings: editing the board notifies nobody ------------------------------------------------------

@@ -13,6 +13,7 @@ everyone banks early, and whoever may attack the dragon does.
 from __future__ import annotations
 
 import os
+import secrets
 from typing import Any
 
 import discord
@@ -21,7 +22,6 @@ import pytest
 import engine.farkle.ai as farkle_ai
 import engine.farkle.flow as farkle_flow
 import engine.farkle.game as farkle_game
-import sessions.service
 from bot import create_bot
 from engine.farkle.cards import default_cards
 from engine.farkle.scoring import score
@@ -49,7 +49,7 @@ def world(simcord_env, simcord_bot, monkeypatch):
     # A fixed game seed: the same dice every run (the plan below copes with any dice, but the
     # checks of the first Brawl want a first roll with a triple, and this one makes both humans
     # discard an item privately).
-    monkeypatch.setattr(sessions.service.secrets, "randbits", lambda bits: SEED)
+    monkeypatch.setattr(secrets, "randbits", lambda bits: SEED)
     guild = simcord_env.create_guild()
     channel = guild.create_text_channel("games")
     members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "dave")}
@@ -337,7 +337,7 @@ def _seed_with_item(item: str) -> int:
 async def test_magic_item_use_button_by_dm(world, monkeypatch):
     env, bot, channel, m = world
     alice = m["alice"]
-    monkeypatch.setattr(sessions.service.secrets, "randbits", lambda bits: _seed_with_item("lucky_charm"))
+    monkeypatch.setattr(secrets, "randbits", lambda bits: _seed_with_item("lucky_charm"))
     await alice.slash(channel, "game new", game="farkle", options="first_player=lobby")
     await alice.select(last_board(channel), ["easy"], custom_id="dt:1:ai")
     await alice.click(last_board(channel), label="Start")

@@ -127,7 +127,8 @@ async def test_a_gif_flood_draws_once_answers_privately_and_never_holds_up_anoth
         action = random.Random(1).choice(game.legal_actions(game.to_act()[0]))
         outcome = await env.bot.service.apply(other.id, Actor(bob.id, "bob"), action)
         assert outcome.changed
-        message = await env.bot.presenter.board_message(outcome.record, outcome.game)
+        message = await env.bot.presenter.board_message(
+            await env.bot.service.snapshot_of(outcome.record, outcome.game))
         assert message["attachments"], "the board has its picture"
 
     try:

@@ -55,7 +55,7 @@ async def test_starting_in_time_keeps_the_game(world):
     await env.advance_time(3000)
     await m["alice"].click(last_board(channel), label="Start")
     bot = env.bot
-    assert await bot.service.lobby_deadline(1) is None
+    assert await bot.db.timer(1, "lobby") is None
     assert (1, LOBBY_TIMER) not in bot.timers._tasks
     await env.advance_time(700)  # past the old closing time (turn timers act meanwhile)
     assert "nobody started it" not in texts_of(last_board(channel))

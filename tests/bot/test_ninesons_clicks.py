@@ -236,8 +236,9 @@ async def test_a_board_or_picker_drawn_by_an_older_menu_layout_is_out_of_date(wo
     monkeypatch.setattr(
         NineSonsUI, "menu_path", lambda self, game, seat, action: ["Place", *action.split("@")]
     )
-    rec, game = await bot.service.load(1)
-    await bot.presenter.draw_board(rec, game)
+    snap = await bot.service.snapshot(1)
+    rec = snap.record
+    await bot.presenter.draw_board(snap)
     assert button_labels(last_board(channel)) == ["Place"]
     old_picker = (await alice.click(last_board(channel), label="Place")).response
     assert list(options_of(old_picker)) == ["1", "2", "3", "4", "5", "6"]

@@ -4,10 +4,11 @@ opens, never told to answer by DM; each player keeps one private message per gam
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 
 import engine.farkle.game as farkle_game
-import sessions.service
 from tests.bot.helpers import last_board, private_replies, texts_of
 
 
@@ -41,7 +42,7 @@ async def start_farkle(env, channel, host, guest, *, host_dms_closed: bool) -> N
 
 async def test_an_old_item_prompt_does_not_act_on_a_new_roll(world, monkeypatch):
     env, bot, channel, m = world
-    monkeypatch.setattr(sessions.service.secrets, "randbits", lambda bits: seed_with_item("loaded_die"))
+    monkeypatch.setattr(secrets, "randbits", lambda bits: seed_with_item("loaded_die"))
     bob, alice = m["bob"], m["alice"]
     await start_farkle(env, channel, bob, alice, host_dms_closed=True)
     # bob (DMs closed) recruits: his roll is out, and his Loaded Die may change a die now. He is
@@ -75,7 +76,7 @@ async def test_an_old_item_prompt_does_not_act_on_a_new_roll(world, monkeypatch)
 
 async def test_one_private_message_per_game_edited_in_place(world, monkeypatch):
     env, bot, channel, m = world
-    monkeypatch.setattr(sessions.service.secrets, "randbits", lambda bits: seed_with_item("loaded_die"))
+    monkeypatch.setattr(secrets, "randbits", lambda bits: seed_with_item("loaded_die"))
     alice, bob = m["alice"], m["bob"]
     await start_farkle(env, channel, alice, bob, host_dms_closed=False)
     dm = alice.user.dm_channel

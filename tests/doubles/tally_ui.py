@@ -1,6 +1,6 @@
 """Tally on Discord as a complete plug-in: what a new game adds besides its engine, written
 only against the public contract (cogs.ui.GameUI, cogs.ui.register, render.register, the
-session service and cogs.flow), with no edit to a shared module.
+session service and cogs.announcer), with no edit to a shared module.
 
 - a renderer (``render_text``): the board text from the public view;
 - a move menu: the board shows one "➕ Add points" button; its private select offers Add 1 / 2;

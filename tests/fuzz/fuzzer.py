@@ -47,7 +47,6 @@ from simcord.actors import _component_interaction  # to send a click on a compon
 from simcord.backend.errors import SetupError
 from simcord.results import ResponseMessage, to_discord_message
 
-from cogs.flow import flow_of
 from cogs.ui.flagon import CHARACTER_NAMES, card_texts
 from engine import registry
 from sessions import Actor
@@ -536,7 +535,7 @@ class Fuzzer:
         """Nobody presses Start: the lobby closes at its deadline, saying why on its message."""
         if (await self.bot.service.db.load_game(gid)).status != "lobby":
             return  # the churn already closed it (its last human left)
-        deadline = await self.bot.service.lobby_deadline(gid)
+        deadline = await self.bot.db.timer(gid, "lobby")
         if deadline is None:
             self.stats.failures.append(f"step {self.stats.steps} game {gid}: an open lobby has no closing time")
             return
@@ -549,7 +548,7 @@ class Fuzzer:
 
     async def _check_churned_start(self, gid: int) -> None:
         """A started game holds no lobby timer and replays from its log (checked again as it runs)."""
-        if await self.bot.service.lobby_deadline(gid) is not None:
+        if await self.bot.db.timer(gid, "lobby") is not None:
             self.stats.failures.append(f"game {gid}: the lobby timer outlived the start")
         rec, game = await self.bot.service.load(gid)
         ids = [s.seat for s in rec.seats]
@@ -895,7 +894,7 @@ class Fuzzer:
             elif isinstance(outcome, BaseException):
                 self.stats.failures.append(f"step {self.stats.steps} {kind}: {outcome!r}")
             elif outcome.changed:
-                await flow_of(self.bot).after_change(outcome)
+                await self.bot.announcer.after_change(outcome)
 
     # -- sending and checking ---------------------------------------------------------------
     async def _send(self, kind: str, member: Member, call: Any, *, autocomplete: bool = False) -> Any:

@@ -11,7 +11,7 @@ import aiosqlite
 import pytest
 
 from bot import create_bot
-from cogs.flow import GameFlow
+from cogs.announcer import Announcer
 from engine.farkle.game import FarkleGame
 from tests.fuzz import fuzzer as fuzzer_module
 from tests.fuzz.fuzzer import Fuzzer, name_pattern
@@ -71,14 +71,14 @@ async def test_leak_scan_catches_items_on_the_public_board(simcord_env, simcord_
 
 async def test_leak_scan_catches_items_in_info_logs(simcord_env, simcord_bot, monkeypatch):
     log = logging.getLogger("dragon_tavern.chatty")
-    original = GameFlow.after_change
+    original = Announcer.after_change
 
     async def chatty_after_change(self, outcome):
         if outcome.game is not None and not outcome.game.is_over:
             log.info("p1 holds %s", [i["name"] for i in outcome.game.view("p1").get("my_items", [])])
         await original(self, outcome)
 
-    monkeypatch.setattr(GameFlow, "after_change", chatty_after_change)
+    monkeypatch.setattr(Announcer, "after_change", chatty_after_change)
     fuzzer = await fuzz(simcord_env, simcord_bot, "farkle", 40)
     assert any(" log " in leak for leak in fuzzer.stats.leaks), fuzzer.stats.leaks
 

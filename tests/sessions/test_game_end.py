@@ -17,7 +17,7 @@ async def started(service, channel_id: int = 10):
 async def test_a_cancelled_game_saves_who_cancelled_it(service):
     rec = await started(service)
     out = await service.cancel(rec.id, ADMIN)
-    saved = await service.record(rec.id)
+    saved = await service.db.load_game(rec.id)
     assert out.record.status == saved.status == "cancelled"
     assert saved.result == {
         "scores": {},
@@ -31,7 +31,7 @@ async def test_a_cancelled_game_saves_who_cancelled_it(service):
 async def test_a_cancelled_lobby_saves_no_result(service):
     rec = await service.create("tally", guild_id=1, channel_id=10, host=ALICE)
     await service.cancel(rec.id, ALICE)
-    assert (await service.record(rec.id)).result is None
+    assert (await service.db.load_game(rec.id)).result is None
 
 
 async def test_an_abandoned_game_saves_who_timed_out(service, clock):
@@ -53,9 +53,9 @@ async def test_an_abandoned_game_saves_who_timed_out(service, clock):
 
 
 async def test_the_last_ended_game_of_a_channel_is_the_latest_that_started(service, clock):
-    assert await service.last_ended_game(10) is None
+    assert await service.db.last_ended_game_in_channel(10) is None
     first = await started(service)
-    assert await service.last_ended_game(10) is None  # still running
+    assert await service.db.last_ended_game_in_channel(10) is None  # still running
     await service.resign(first.id, BOB)
     clock.now += 10
     second = await started(service)
@@ -65,5 +65,5 @@ async def test_the_last_ended_game_of_a_channel_is_the_latest_that_started(servi
     await service.cancel(lobby.id, ALICE)  # a lobby that never started is not a game to show
     other = await started(service, channel_id=11)
     await service.resign(other.id, BOB)
-    found = await service.last_ended_game(10)
+    found = await service.db.last_ended_game_in_channel(10)
     assert found is not None and found.id == second.id and found.status == "cancelled"

@@ -16,7 +16,7 @@ from tests.sessions.conftest import ALICE, BOB, CAROL
 async def test_an_unstarted_lobby_closes_after_the_timeout_with_a_line(service, clock):
     rec = await service.create("tally", guild_id=1, channel_id=10, host=ALICE)
     await service.join(rec.id, BOB)
-    deadline = await service.lobby_deadline(rec.id)
+    deadline = await service.db.timer(rec.id, "lobby")
     assert deadline == rec.created_at + 3600  # the default: one hour without a start
     clock.now = deadline - 1
     assert await service.on_timer(rec.id, LOBBY_TIMER) is None  # not due yet: still open
@@ -40,7 +40,7 @@ async def test_an_unstarted_lobby_closes_after_the_timeout_with_a_line(service, 
 async def test_the_timeout_follows_the_server_setting(service, clock):
     await service.change_setting(1, "lobby_timeout", parse_setting("lobby_timeout", "90"))
     rec = await service.create("tally", 1, 10, ALICE)
-    clock.now = await service.lobby_deadline(rec.id)
+    clock.now = await service.db.timer(rec.id, "lobby")
     assert clock.now == rec.created_at + 90
     out = await service.on_timer(rec.id, LOBBY_TIMER)
     assert "within 90 seconds" in out.events[0].text
@@ -51,7 +51,7 @@ async def test_starting_before_the_deadline_cancels_the_lobby_timer(service, clo
     await service.join(rec.id, BOB)
     clock.now += 3000
     await service.start(rec.id, ALICE)
-    assert await service.lobby_deadline(rec.id) is None
+    assert await service.db.timer(rec.id, "lobby") is None
     assert sorted(purpose for _, purpose, _ in await service.db.timers()) == sorted([TURN_TIMER, REMIND_TIMER])
     clock.now += 1000  # past the old lobby deadline: a leftover task closes nothing
     assert await service.on_timer(rec.id, LOBBY_TIMER) is None
@@ -95,7 +95,7 @@ async def test_lobbies_without_a_closing_time_get_one_at_start_up(service, clock
     rec = await service.create("tally", 1, 10, ALICE)
     await service.db.clear_timer(rec.id, LOBBY_TIMER)
     assert await service.arm_lobby_timers() == 1
-    assert await service.lobby_deadline(rec.id) == rec.created_at + 3600
+    assert await service.db.timer(rec.id, "lobby") == rec.created_at + 3600
     assert await service.arm_lobby_timers() == 0
 
 

@@ -34,7 +34,7 @@ async def test_a_due_timer_armed_by_a_process_that_died_is_picked_up_by_another(
     survivor = TimerScheduler(service, alive, clock, poll_seconds=0.02)
     assert await survivor.start() == 0  # started first: it never armed the lobby timer below
     rec = await service.create("tally", guild_id=1, channel_id=10, host=ALICE)
-    deadline = await service.lobby_deadline(rec.id)
+    deadline = await service.db.timer(rec.id, "lobby")
     assert deadline is not None
     doomed = TimerScheduler(service, dead, clock)
     assert await doomed.start() == 1
@@ -56,7 +56,7 @@ async def test_a_timer_armed_by_two_processes_acts_once(service, clock):
     schedulers = [TimerScheduler(service, first, clock), TimerScheduler(service, second, clock)]
     for scheduler in schedulers:
         assert await scheduler.start() == 1
-    clock.now = (await service.lobby_deadline(rec.id) or 0) + 1
+    clock.now = (await service.db.timer(rec.id, "lobby") or 0) + 1
     try:
         for scheduler in schedulers:  # both re-armed now that it is due: both fire at once
             await scheduler.refresh(rec.id)

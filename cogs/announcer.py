@@ -1,10 +1,11 @@
-"""Game flow on Discord: what follows a saved change (announce it from the outbox, follow its
-timer), starting a game (the private-prompt routes of hidden-information games), damaged-game
+"""The announcer: what follows a saved change on Discord (announce it from the outbox, follow
+its timer), starting a game (the private-prompt routes of hidden-information games), damaged-game
 notices, and delivering at start-up what a crash left queued.
 
-The Discord-free rules of that flow (who may start, what is saved) live in :mod:`sessions`;
-this cog only adds what needs Discord. Other cogs and the game UIs reach it with
-:func:`flow_of`, never through ``bot.py``.
+The Discord-free rules (who may start, what is saved) live in :mod:`sessions`; this cog only
+adds what needs Discord. Other cogs and the game UIs reach it as ``bot.announcer`` (a typed
+property of the bot), and announce every saved change through :meth:`Announcer.after_change`.
+(Not to be confused with an engine's turn flow, e.g. Farkle's ``TurnFlow``: the order of play.)
 """
 
 from __future__ import annotations
@@ -39,14 +40,14 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     return Actor(user_id=user.id, name=user.display_name, is_admin=is_admin)
 
 
-class GameFlow(commands.Cog):
+class Announcer(commands.Cog):
     def __init__(self, bot: DragonTavern) -> None:
         self.bot = bot
         self._redelivery: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
 
     async def cog_load(self) -> None:
-        self.bot.service.watch_damage(self._damage_found)
+        self.bot.db.on_damaged = self._damage_found  # storage calls it when it sets a game aside
 
     async def start(self) -> int:
         """Once the bot is wired: re-arm the stored timers, announce damage found before a
@@ -81,7 +82,7 @@ class GameFlow(commands.Cog):
         try:
             await self.bot.outbox.deliver_now(outcome.record.id, carrier)
         finally:
-            await self.bot.timers.refresh(outcome.record.id)
+            await self.bot.timers.refresh(outcome.record.id, outcome.timers)
 
     async def after_timer(self, outcome: Outcome) -> None:
         # A failed announcement is already logged and queued for a retry; nobody to tell here.
@@ -94,14 +95,14 @@ class GameFlow(commands.Cog):
         outcome = await service.start(game_id, actor)
         # Its thread first (if it gets one): the DMs below and the board name where it is played.
         # Under the delivery lock, read again: a delivery running meanwhile may have made it.
-        async with service.delivery_lock(game_id):
-            outcome.record = await self.bot.outbox.tables.open_thread(await service.record(game_id))
+        async with service.db.delivery_lock(game_id):
+            outcome.record = await self.bot.outbox.tables.open_thread(await service.db.load_game(game_id))
         info = registry.get(outcome.record.kind)
         if info.game_class.HIDDEN_INFORMATION:
             # The start is saved and queued; the route lines follow it on the board.
             notices = await self._check_private_routes(outcome)
             if notices:
-                await service.queue_announcement(game_id, [e.to_dict() for e in notices])
+                await service.db.queue_announcement(game_id, [e.to_dict() for e in notices])
         await self.after_change(outcome, interaction)
 
     async def _check_private_routes(self, outcome: Outcome) -> list[Event]:
@@ -126,7 +127,7 @@ class GameFlow(commands.Cog):
                     route = "dm"
                 except discord.Forbidden:
                     route = "ephemeral"
-            await self.bot.service.set_private_route(rec.id, seat.seat, route)
+            await self.bot.db.set_private_route(rec.id, seat.seat, route)
             (by_dm if route == "dm" else by_button).append(seat.seat)
         return route_notice(by_dm, by_button, by_setting=settings["hidden_pick_mode"] == "ephemeral")
 
@@ -142,8 +143,8 @@ class GameFlow(commands.Cog):
         remembers the announcement (claimed before posting), so it is made once only."""
         service = self.bot.service
         try:
-            for game_id, channel_id in await service.unannounced_damaged():
-                if not await service.claim_damage_announcement(game_id):
+            for game_id, channel_id in await service.db.unannounced_damaged():
+                if not await service.db.claim_damage_announcement(game_id):
                     continue
                 text = (f"⚠️ Game #{game_id}'s saved data is damaged, so it can't go on. Admins: the bot's log "
                         f"names game {game_id} and what is wrong; the other games are not affected, and a new game "
@@ -172,10 +173,3 @@ def route_notice(seats_dm: list[str], seats_ephemeral: list[str], *, by_setting:
 
 def _seat_list(seats: list[str]) -> str:
     return ", ".join(f"{{{seat}}}" for seat in seats)
-
-
-def flow_of(bot: commands.Bot) -> GameFlow:
-    """The bot's game flow (the GameFlow cog bot.py adds), typed."""
-    cog = bot.get_cog("GameFlow")
-    assert isinstance(cog, GameFlow), "the GameFlow cog is not added"
-    return cog
