@@ -120,7 +120,7 @@ class Outbox:
                 return exc
             log.info("game %s: its channel no longer exists; its queued announcements are dropped", game_id)
             db = self.bot.service.db
-            await db.finish_announcements(await db.pending_announcements(game_id))
+            await db.outbox.finish(await db.outbox.pending(game_id))
             self.behind.discard(game_id)
         except Exception as exc:
             return exc

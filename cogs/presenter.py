@@ -31,7 +31,7 @@ from sessions import event_names
 from sessions.service import TURN_EVENT
 from sessions.settings import GuildSettings
 from storage import GameRecord, SeatRecord
-from storage.db import PROGRESS_MARK
+from storage.outbox import PROGRESS_MARK
 
 if TYPE_CHECKING:
     from bot import DragonTavern

@@ -31,7 +31,7 @@ from cogs.ui import ui_for
 from render import text
 from sessions import SessionError, StaleAction
 from storage import HandMessage
-from storage.db import DAMAGED_MESSAGE
+from storage.damage import DAMAGED_MESSAGE
 
 if TYPE_CHECKING:
     from bot import DragonTavern

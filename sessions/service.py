@@ -28,7 +28,7 @@ from sessions.live import LiveGames
 from sessions.ratings import is_rated, placings, rate_game
 from sessions.settings import GuildSettings, duration_text, parse_setting
 from storage import ActionRow, ChannelBusy, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
-from storage.db import DAMAGED_MESSAGE
+from storage.damage import DAMAGED_MESSAGE
 from storage.keyed_locks import KeyedLocks
 
 log = logging.getLogger("dragon_tavern.sessions.service")
@@ -117,7 +117,7 @@ class GameService(StoreAccess):
         cached = self._settings.get(guild_id)
         if cached is not None and (self.db.exclusive or now - cached[0] < self.shared_settings_seconds):
             return cached[1]
-        settings = GuildSettings.from_stored(await self.db.guild_settings(guild_id))
+        settings = GuildSettings.from_stored(await self.db.settings.of_guild(guild_id))
         self._settings[guild_id] = (now, settings)
         return settings
 
@@ -134,9 +134,9 @@ class GameService(StoreAccess):
     async def change_setting(self, guild_id: int, key: str, value: Any | None) -> None:
         """Store a setting (``None`` resets it to the default)."""
         if value is None:
-            await self.db.reset_guild_setting(guild_id, key)
+            await self.db.settings.reset(guild_id, key)
         else:
-            await self.db.set_guild_setting(guild_id, key, value)
+            await self.db.settings.set(guild_id, key, value)
         self._settings.pop(guild_id, None)
 
     # -- lobby ----------------------------------------------------------------------------
@@ -164,7 +164,7 @@ class GameService(StoreAccess):
             await self._check_lobby_limit(guild_id, host, settings)
             await self._check_table_free(channel_id, host, in_thread)
             try:
-                rec = await self.db.create_game(
+                rec = await self.db.games.create(
                     kind=kind,
                     guild_id=guild_id,
                     channel_id=channel_id,
@@ -179,7 +179,7 @@ class GameService(StoreAccess):
             except ChannelBusy:
                 raise SessionError(CHANNEL_BUSY) from None
             # If the process dies before this, arm_lobby_timers() sets it at the next start-up.
-            await self.db.set_timer(rec.id, LOBBY_TIMER, rec.created_at + settings["lobby_timeout"])
+            await self.db.timers.set(rec.id, LOBBY_TIMER, rec.created_at + settings["lobby_timeout"])
             log.info("game %s created: %s lobby in guild %s, channel %s%s", rec.id, kind, guild_id, channel_id,
                      " (to be played in a thread)" if in_thread else "")
             return rec
@@ -188,17 +188,17 @@ class GameService(StoreAccess):
         """A game's own thread holds that game only; a channel whose games go to threads holds
         one open lobby per host (so Join, Start and /game cancel there mean one lobby)."""
         if in_thread:
-            held = [g for g in await self.db.thread_lobbies_in_channel(channel_id) if g.host_user_id == host.user_id]
+            held = [g for g in await self.db.games.thread_lobbies_in_channel(channel_id) if g.host_user_id == host.user_id]
             if held:
                 raise SessionError(f"You already have an open lobby in this channel (#{held[0].id}, "
                                    f"{_title(held[0].kind)}): press **Start** or **Cancel** on it first.")
-        elif await self.db.active_game_in_channel(channel_id) is not None:  # e.g. /game new in a game's thread
+        elif await self.db.games.active_in_channel(channel_id) is not None:  # e.g. /game new in a game's thread
             raise SessionError(CHANNEL_BUSY)
 
     async def _check_lobby_limit(self, guild_id: int, host: Actor, settings: GuildSettings) -> None:
         """Refuse a new lobby to a member who already hosts the most open lobbies allowed."""
         limit = settings["max_lobbies_per_member"]
-        held = [g for g in await self.db.games(guild_id=guild_id, statuses=("lobby",))
+        held = [g for g in await self.db.games.find(guild_id=guild_id, statuses=("lobby",))
                 if g.host_user_id == host.user_id]
         if len(held) < limit:
             return
@@ -211,16 +211,16 @@ class GameService(StoreAccess):
 
     async def lobby_deadline(self, game_id: int) -> float | None:
         """When an open lobby closes unless its host starts it (None once it is not open)."""
-        return await self.db.timer(game_id, LOBBY_TIMER)
+        return await self.db.timers.deadline(game_id, LOBBY_TIMER)
 
     async def arm_lobby_timers(self) -> int:
         """Give every open lobby without a closing time one (lobbies from before lobby timeouts
         existed, or a crash between creating a lobby and setting its timer). Returns how many."""
         armed = 0
-        for rec in await self.db.games(statuses=("lobby",)):
-            if await self.db.timer(rec.id, LOBBY_TIMER) is None:
+        for rec in await self.db.games.find(statuses=("lobby",)):
+            if await self.db.timers.deadline(rec.id, LOBBY_TIMER) is None:
                 settings = await self.settings(rec.guild_id)
-                await self.db.set_timer(rec.id, LOBBY_TIMER, rec.created_at + settings["lobby_timeout"])
+                await self.db.timers.set(rec.id, LOBBY_TIMER, rec.created_at + settings["lobby_timeout"])
                 armed += 1
         return armed
 
@@ -247,10 +247,10 @@ class GameService(StoreAccess):
             if not humans:
                 closed = Event("lobby", "{actor} left; the lobby was closed: nobody is left.",
                                data={"names": {"actor": actor.name}})
-                await self.db.save_game(rec.id, rec.version, status="cancelled", seats=seats, clear_timers=True,
+                await self.db.games.save(rec.id, rec.version, status="cancelled", seats=seats, clear_timers=True,
                                         announce=_dicts([closed]))
                 log.info("game %s: the lobby closed, its last human left", rec.id)
-                return Outcome(await self.db.load_game(rec.id), events=[closed],
+                return Outcome(await self.db.games.load(rec.id), events=[closed],
                                notice="The lobby was closed: nobody is left.")
             if rec.host_user_id == actor.user_id:
                 # The host left: the longest-seated human takes over, so the lobby still has an owner.
@@ -277,8 +277,8 @@ class GameService(StoreAccess):
                 raise SessionError(f"You are already on team {team}.")
             options = {**rec.options, "teams": {**picks, seat.seat: team}}
             event = Event("lobby", f"{{{seat.seat}}} joined team {team}.", data={"names": {}})
-            await self.db.save_game(rec.id, rec.version, options=options, announce=_dicts([event]))
-            return Outcome(await self.db.load_game(rec.id), events=[event])
+            await self.db.games.save(rec.id, rec.version, options=options, announce=_dicts([event]))
+            return Outcome(await self.db.games.load(rec.id), events=[event])
 
     async def add_ai(self, game_id: int, actor: Actor, level: str | None = None) -> Outcome:
         async with self.lock(game_id):
@@ -314,7 +314,7 @@ class GameService(StoreAccess):
             except InvalidSetup as exc:  # options x seats the rules cannot start: nothing is saved
                 raise SessionError(f"{info.title} can't start like this: {exc}") from None
             events = [Event("start", f"{info.title} begins!"), *_turn_events(rec.seats, [], game)]
-            version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), status="active",
+            version = await self.db.games.save(rec.id, rec.version, state=game.to_dict(), status="active",
                                               announce=_dicts(events), clear_timers=True)  # the lobby's closing time
             rec = replace(rec, version=version, status="active", state=game.to_dict())
             log.info("game %s started: %s, %d seats (%d AI)", rec.id, rec.kind, len(rec.seats),
@@ -325,7 +325,7 @@ class GameService(StoreAccess):
 
     async def cancel(self, game_id: int, actor: Actor) -> Outcome:
         async with self.lock(game_id):
-            rec = await self.db.load_game(game_id)
+            rec = await self.db.games.load(game_id)
             if rec.status not in ("lobby", "active"):
                 raise SessionError("This game has already ended.")
             if actor.user_id != rec.host_user_id and not actor.is_admin:
@@ -333,10 +333,10 @@ class GameService(StoreAccess):
             event = Event("cancel", "The game was cancelled by {actor}.", data={"names": {"actor": actor.name}})
             # A started game keeps why it ended, for its final board (the placeholders like events').
             result = _unfinished("Cancelled by {actor}.", {"actor": actor.name}) if rec.status == "active" else None
-            await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True, result=result,
+            await self.db.games.save(rec.id, rec.version, status="cancelled", clear_timers=True, result=result,
                                     announce=_dicts([event]))
             log.info("game %s cancelled by the host or an admin (it was %s)", rec.id, rec.status)
-            rec = await self.db.load_game(rec.id)
+            rec = await self.db.games.load(rec.id)
             return Outcome(rec, events=[event])
 
     # -- playing --------------------------------------------------------------------------
@@ -352,7 +352,7 @@ class GameService(StoreAccess):
                 raise NotAllowed("You are not playing in this game.")
             if expected_version is not None and expected_version != rec.version:
                 # Only an older board can have been played already; a later version is forged.
-                done = (await self.db.action_at_version(rec.id, expected_version + 1)
+                done = (await self.db.log.at_version(rec.id, expected_version + 1)
                         if 0 <= expected_version < rec.version else None)
                 if done and done.seat == seat.seat and done.action == action:
                     return Outcome(rec, notice="Already done.", changed=False)
@@ -401,10 +401,10 @@ class GameService(StoreAccess):
             # Several players: an AI takes the seat so the others can play on.
             seats = [replace(s, ai_level="easy") if s.seat == seat.seat else s for s in rec.seats]
             event = Event("resign", f"{{{seat.seat}}} resigned; an AI plays their seat from here.")
-            await self.db.save_game(rec.id, rec.version, actions=[ActionRow(seat.seat, "resign", "system",
+            await self.db.games.save(rec.id, rec.version, actions=[ActionRow(seat.seat, "resign", "system",
                                                                             actor.user_id)], seats=seats,
                                     announce=_dicts([event]))
-            rec = await self.db.load_game(rec.id)
+            rec = await self.db.games.load(rec.id)
             return await self._after_change(rec, game, [event], previous_to_act=game.to_act())
 
     async def hint(self, game_id: int, actor: Actor, *, confirmed: bool = False) -> Hint:
@@ -430,7 +430,7 @@ class GameService(StoreAccess):
             game = await self._game_at(rec)
             if seat.seat not in game.to_act():
                 raise SessionError("It isn't your move: a hint is for a move you have to make now.")
-            already = seat.seat in await self.db.unrated_seats(rec.id)
+            already = seat.seat in await self.db.ratings.unrated_seats(rec.id)
             costs_rating = rated and not already
             if costs_rating and not confirmed:
                 return Hint(rec, seat.seat, None, "", needs_confirmation=True)
@@ -439,12 +439,12 @@ class GameService(StoreAccess):
             action = await asyncio.to_thread(
                 info.choose_ai_action, game, seat.seat, level, (rec.seed + rec.version + 1) & (2**62 - 1)
             )
-            if costs_rating and await self.db.mark_unrated(rec.id, seat.seat, "hint"):
+            if costs_rating and await self.db.ratings.mark_unrated(rec.id, seat.seat, "hint"):
                 # Everyone at the table sees that the game stopped counting for this player.
                 event = Event(
                     "hint", f"💡 {{{seat.seat}}} took a hint: this game no longer counts for their rating."
                 )
-                await self.db.queue_announcement(rec.id, _dicts([event]))
+                await self.db.outbox.queue(rec.id, _dicts([event]))
                 log.info("game %s: seat %s took a hint (unrated for them)", rec.id, seat.seat)
             return Hint(
                 rec,
@@ -463,12 +463,12 @@ class GameService(StoreAccess):
         if purpose == REMIND_TIMER:
             return await self._remind(game_id)
         async with self.lock(game_id):
-            rec = await self.db.load_game(game_id)
+            rec = await self.db.games.load(game_id)
             if rec.status != "active":
                 return None
             # Take the timer: its row goes only if it is due, for one caller whichever process
             # asks. Not due: re-armed meanwhile (the scheduler comes back); gone: already fired.
-            if not await self.db.claim_timer(game_id, purpose, self._clock() + 0.001):
+            if not await self.db.timers.claim(game_id, purpose, self._clock() + 0.001):
                 return None
             game = await self._game_at(rec)
             settings = await self.settings(rec.guild_id)
@@ -482,10 +482,10 @@ class GameService(StoreAccess):
                     times = "once" if strikes == 1 else f"{strikes} times in a row"
                     abandoned = Event("abandon", f"{{{seat.seat}}} timed out {times}: the game is abandoned.")
                     why = _unfinished(f"Abandoned: {{{seat.seat}}} timed out {times}.")
-                    await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True, result=why,
+                    await self.db.games.save(rec.id, rec.version, status="abandoned", clear_timers=True, result=why,
                                             announce=_dicts([abandoned]))
                     log.info("game %s abandoned: seat %s timed out %d times in a row", rec.id, seat.seat, strikes)
-                    rec = await self.db.load_game(rec.id)
+                    rec = await self.db.games.load(rec.id)
                     return Outcome(rec, game, [abandoned])
                 if strikes >= settings["afk_strikes"]:
                     seats = [replace(s, ai_level="easy", timeouts_in_a_row=strikes) if s.seat == seat.seat else s
@@ -516,8 +516,8 @@ class GameService(StoreAccess):
                                                   unsaved_seats, unsaved + played, before)
                     unsaved_seats, unsaved = None, []  # saved with the first action
             if unsaved_seats is not None:
-                await self.db.save_game(rec.id, rec.version, seats=unsaved_seats, announce=_dicts(unsaved))
-                rec = await self.db.load_game(rec.id)
+                await self.db.games.save(rec.id, rec.version, seats=unsaved_seats, announce=_dicts(unsaved))
+                rec = await self.db.games.load(rec.id)
             return await self._after_change(rec, game, events, previous_to_act=previous)
 
     async def _abandon_unplayed(self, rec: GameRecord, game: Game, late: list[SeatRecord],
@@ -529,20 +529,20 @@ class GameService(StoreAccess):
         event = Event("abandon", f"{who} timed out {times} and no player is left at the table: "
                                  "the game is abandoned (nobody wins, nothing is rated).")
         why = _unfinished(f"Abandoned: {who} timed out {times} and no player was left.")
-        await self.db.save_game(rec.id, rec.version, status="abandoned", clear_timers=True, result=why,
+        await self.db.games.save(rec.id, rec.version, status="abandoned", clear_timers=True, result=why,
                                 announce=_dicts([event]))
         log.info("game %s abandoned: no human seat left after timeouts", rec.id)
-        return Outcome(await self.db.load_game(rec.id), game, [event])
+        return Outcome(await self.db.games.load(rec.id), game, [event])
 
     async def _remind(self, game_id: int) -> Outcome | None:
         """Half the turn time is gone (or, in a long turn, all but its last eighth): queue a
         reminder for the humans who still owe a move."""
         async with self.lock(game_id):
-            rec = await self.db.load_game(game_id)
-            deadline = await self.db.timer(game_id, REMIND_TIMER)
+            rec = await self.db.games.load(game_id)
+            deadline = await self.db.timers.deadline(game_id, REMIND_TIMER)
             if deadline is None or deadline > self._clock() + 0.001:
                 return None
-            await self.db.clear_timer(game_id, REMIND_TIMER)
+            await self.db.timers.clear(game_id, REMIND_TIMER)
             if rec.status != "active":
                 return None
             game = await self._game_at(rec)
@@ -551,39 +551,39 @@ class GameService(StoreAccess):
             if game.is_over or not owing:
                 return None
             reminder = Event(TURN_EVENT, "", data={"seats": owing, "reminder": True})
-            await self.db.queue_announcement(rec.id, _dicts([reminder]))
-            last = last_reminder(await self.db.timer(game_id, TURN_TIMER),
+            await self.db.outbox.queue(rec.id, _dicts([reminder]))
+            last = last_reminder(await self.db.timers.deadline(game_id, TURN_TIMER),
                                  (await self.settings(rec.guild_id)).turn_timeout(rec.kind))
             if last is not None and last > deadline + 1:  # this was the half-way one: one more near the end
-                await self.db.set_timer(game_id, REMIND_TIMER, last)
+                await self.db.timers.set(game_id, REMIND_TIMER, last)
             return Outcome(rec, game, [reminder])
 
     async def _close_unstarted_lobby(self, game_id: int) -> Outcome | None:
         async with self.lock(game_id):
-            rec = await self.db.load_game(game_id)
-            deadline = await self.db.timer(game_id, LOBBY_TIMER)
+            rec = await self.db.games.load(game_id)
+            deadline = await self.db.timers.deadline(game_id, LOBBY_TIMER)
             if deadline is None:
                 return None
             if rec.status != "lobby":  # started or closed meanwhile: the timer is left over
-                await self.db.clear_timer(game_id, LOBBY_TIMER)
+                await self.db.timers.clear(game_id, LOBBY_TIMER)
                 return None
             if deadline > self._clock() + 0.001:
                 return None  # not due yet; the scheduler will come back
             text = (f"⌛ This lobby closed because nobody started it within {duration_text(deadline - rec.created_at)}. "
                     "Open a new one with `/game new`.")
             closed = Event("lobby_timeout", text)
-            await self.db.save_game(rec.id, rec.version, status="cancelled", clear_timers=True,
+            await self.db.games.save(rec.id, rec.version, status="cancelled", clear_timers=True,
                                     announce=_dicts([closed]))
             log.info("game %s: the lobby closed, nobody started it in time", rec.id)
-            return Outcome(await self.db.load_game(rec.id), events=[closed])
+            return Outcome(await self.db.games.load(rec.id), events=[closed])
 
     async def set_private_route(self, game_id: int, seat_id: str, route: str) -> None:
         """Remember how a seat receives private prompts ('dm' or 'ephemeral')."""
-        await self.db.set_private_route(game_id, seat_id, route)
+        await self.db.games.set_private_route(game_id, seat_id, route)
 
     # -- reading --------------------------------------------------------------------------
     async def load(self, game_id: int) -> tuple[GameRecord, Game | None]:
-        rec = await self.db.load_game(game_id)
+        rec = await self.db.games.load(game_id)
         game = await self._game_at(rec) if rec.state is not None else None
         return rec, game
 
@@ -604,9 +604,9 @@ class GameService(StoreAccess):
 
     async def replay(self, game_id: int) -> Game:
         """Rebuild a game from its seed and action log (a check that the log is complete)."""
-        rec = await self.db.load_game(game_id)
+        rec = await self.db.games.load(game_id)
         game = await self.new_game_for(rec)
-        for logged in await self.db.actions(game_id):
+        for logged in await self.db.log.of_game(game_id):
             if logged.source != "system":
                 game.play(logged.seat, logged.action)
         return game
@@ -626,17 +626,17 @@ class GameService(StoreAccess):
             # The exception's text may quote the state (a hand's card id in a KeyError): it goes
             # to DEBUG only; the ERROR line and the stored reason name its type.
             log.debug("game %s: the saved state cannot be restored: %r", rec.id, exc)
-            await self.db.mark_damaged(rec.id, f"saved state cannot be restored ({type(exc).__name__})")
+            await self.db.damage.mark(rec.id, f"saved state cannot be restored ({type(exc).__name__})")
             raise GameDamaged(DAMAGED_MESSAGE) from exc
 
     async def _lobby(self, game_id: int) -> GameRecord:
-        rec = await self.db.load_game(game_id)
+        rec = await self.db.games.load(game_id)
         if rec.status != "lobby":
             raise SessionError("This lobby is closed: the game has started or ended.")
         return rec
 
     async def _running(self, game_id: int) -> GameRecord:
-        rec = await self.db.load_game(game_id)
+        rec = await self.db.games.load(game_id)
         if rec.status != "active":
             raise SessionError(f"This game is not running (it is {rec.status}).")
         return rec
@@ -655,15 +655,15 @@ class GameService(StoreAccess):
                           display_name=name)
 
     async def _set_host(self, game_id: int, user_id: int | None) -> None:
-        await self.db.set_host(game_id, user_id)
+        await self.db.games.set_host(game_id, user_id)
 
     async def _save_lobby(self, rec: GameRecord, seats: list[SeatRecord], text: str,
                           names: dict[str, str] | None = None, *, options: dict[str, Any] | None = None
                           ) -> Outcome:
         event = Event("lobby", text, data={"names": names or {}})
-        await self.db.save_game(rec.id, rec.version, seats=_renumber(seats), announce=_dicts([event]),
+        await self.db.games.save(rec.id, rec.version, seats=_renumber(seats), announce=_dicts([event]),
                                 options=options)
-        return Outcome(await self.db.load_game(rec.id), events=[event])
+        return Outcome(await self.db.games.load(rec.id), events=[event])
 
     async def _save_action(
         self, rec: GameRecord, game: Game, row: ActionRow, seats: list[SeatRecord] | None, events: list[Event],
@@ -674,7 +674,7 @@ class GameService(StoreAccess):
         just before it), so they are pinged even if the bot stops right after the commit.
         ``timers``: deadlines to set (None: remove) in the same transaction."""
         announce = events + _turn_events(seats if seats is not None else rec.seats, to_act_before, game, row)
-        version = await self.db.save_game(rec.id, rec.version, state=game.to_dict(), actions=[row], seats=seats,
+        version = await self.db.games.save(rec.id, rec.version, state=game.to_dict(), actions=[row], seats=seats,
                                           announce=_dicts(announce), timers=timers)
         return replace(rec, version=version, state=None, seats=seats if seats is not None else rec.seats)
 
@@ -721,9 +721,9 @@ class GameService(StoreAccess):
             return
         due = {purpose: deadline for purpose, deadline in timers.items() if deadline is not None}
         if due:
-            await self.db.set_timers(rec.id, due)
+            await self.db.timers.set_many(rec.id, due)
         else:
-            await self.db.clear_timers(rec.id, list(timers))
+            await self.db.timers.clear_many(rec.id, list(timers))
 
     async def _turn_timers(
         self, rec: GameRecord, game: Game, previous_to_act: list[str], secret: bool = False
@@ -738,7 +738,7 @@ class GameService(StoreAccess):
         # put as choices come in, so nothing about them can be read from the timer (and the
         # last planner does not get a fresh timeout per card).
         same_phase = (len(previous_to_act) > 1 or secret) and set(waiting) <= set(previous_to_act)
-        if same_phase and await self.db.timer(rec.id, TURN_TIMER) is not None:
+        if same_phase and await self.db.timers.deadline(rec.id, TURN_TIMER) is not None:
             return None
         settings = await self.settings(rec.guild_id)
         timeout = settings.turn_timeout(rec.kind)
@@ -758,7 +758,7 @@ class GameService(StoreAccess):
         rows = []
         ranking = result["ranking"]
         # A player who resigned earlier (an AI played on for them) is credited as rated: last.
-        resigned = set(resigned) | await self.db.resigned_seats(rec.id)
+        resigned = set(resigned) | await self.db.log.resigned_seats(rec.id)
         if not result.get("teams"):
             ranking = placings(ranking, resigned)
         tie_at_top = len(ranking[0]) > 1 if ranking else False
@@ -775,13 +775,13 @@ class GameService(StoreAccess):
                     outcome = "loss"
                 score = result.get("scores", {}).get(seat_id)
                 rows.append(ResultRow(seat.user_id, place, score, outcome))
-        await self.db.save_game(
+        await self.db.games.save(
             rec.id, rec.version, status="finished", result=result, results=rows, clear_timers=True,
             actions=[action] if action else (), announce=_dicts(events or []), rate=rate_game,
         )
         # Seats and the ranking are public once the game is over; the reason text may quote cards.
         log.info("game %s finished: %s, ranking %s", rec.id, rec.kind, ranking)
-        return await self.db.load_game(rec.id)
+        return await self.db.games.load(rec.id)
 
 
 def event_names(rec: GameRecord, events: list[Event]) -> dict[str, str]:

@@ -58,7 +58,7 @@ async def test_a_resigner_ranks_last_every_time_even_when_the_ai_wins_their_seat
         await alice.click(last_board(channel), label="Join")
         await bob.click(last_board(channel), label="Join")
         await carol.click(last_board(channel), label="Start")
-        rec, game = await bot.service.load((await bot.service.db.active_game_in_channel(channel.id)).id)
+        rec, game = await bot.service.load((await bot.service.db.games.active_in_channel(channel.id)).id)
         by_seat = {s.seat: next(x for x in (alice, bob, carol) if x.id == s.user_id) for s in rec.seats}
         carol_seat = rec.seat_of_user(carol.id).seat
         while carol_seat not in game.to_act():  # carol takes the lead first, then resigns

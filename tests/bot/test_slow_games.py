@@ -57,7 +57,7 @@ async def test_a_game_nobody_plays_is_abandoned_when_the_last_player_times_out_f
     assert notice.startswith("🏁 **The Nine Sons of the Dragon** #1 is over: it was abandoned."), notice
     assert "won" not in notice
     assert await bot.service.leaderboard(_guild.id, "ninesons", 0, 10) == []
-    assert await bot.service.db.timers(game_id=1) == []  # nothing left to fire
+    assert await bot.service.db.timers.pending(game_id=1) == []  # nothing left to fire
     await env.advance_time(600)
     assert (await bot.service.record(1)).version == rec.version  # and nothing moved afterwards
 

@@ -189,7 +189,7 @@ async def test_a_reminder_at_half_the_turn_time_pings_who_still_owes_and_survive
     await start(channel, members, "ninesons", "first_player=first")
     first = last_ping(channel)
     deadline = await bot.service.turn_deadline(1)
-    assert await bot.service.db.timer(1, "remind") == pytest.approx(deadline - 300, abs=2)
+    assert await bot.service.db.timers.deadline(1, "remind") == pytest.approx(deadline - 300, abs=2)
     from bot import create_bot
 
     await env.restart_bot(create_bot(database_path=db_path))

@@ -417,7 +417,7 @@ class Fuzzer:
         result = await self._send("setup", opener, opener.actor.slash(self.channel, "game new", game=self.kind,
                                                                        options=options))
         assert result is not None and "Lobby #" in (result.response.content or ""), result
-        rec = await self.bot.service.db.active_game_in_channel(self.channel.id)
+        rec = await self.bot.service.db.games.active_in_channel(self.channel.id)
         assert rec is not None
         gid = rec.id
         host = await self._churn_and_fill(gid, ai)
@@ -451,7 +451,7 @@ class Fuzzer:
         players = [self.members[k] for k in ("alice", "bob", "carol") if k in self.members]
         churn = self._churn_closed < 2  # two closed lobbies in a row: open the next one plainly
         for _ in range(rng.randint(1, 8) if churn else 0):
-            rec = await self.bot.service.db.load_game(gid)
+            rec = await self.bot.service.db.games.load(gid)
             if rec.status != "lobby":
                 break
             op = rng.choice(("join", "join", "leave", "rejoin", "rejoin", "ai", "ai", "ai_nonhost"))
@@ -477,7 +477,7 @@ class Fuzzer:
         if churn and rng.random() < 0.06:
             await self._let_lobby_expire(gid)
         for _ in range(12):  # bring the lobby to the setup's size
-            rec = await self.bot.service.db.load_game(gid)
+            rec = await self.bot.service.db.games.load(gid)
             if rec.status != "lobby":
                 break
             humans = [self._member_of(s.user_id) for s in rec.seats if not s.is_ai and s.user_id]
@@ -491,7 +491,7 @@ class Fuzzer:
                 await self._lobby_click(next(p for p in players if p not in humans), gid, "join")
             else:
                 await self._lobby_click(host, gid, "ai")
-        rec = await self.bot.service.db.load_game(gid)
+        rec = await self.bot.service.db.games.load(gid)
         if rec.status != "lobby":
             self._churn_closed += 1
             self.stats.games_other_end[f"lobby {rec.status}"] += 1
@@ -500,7 +500,7 @@ class Fuzzer:
         return self._member_of(rec.host_user_id)
 
     async def _lobby_click(self, member: Member, gid: int, verb: str) -> None:
-        rec = await self.bot.service.db.load_game(gid)
+        rec = await self.bot.service.db.games.load(gid)
         lobby = self._message(self.channel.id, rec.board_message_id)
         custom_id = f"dt:{gid}:{verb}"
         if verb == "ai":
@@ -516,14 +516,14 @@ class Fuzzer:
 
     async def _let_lobby_expire(self, gid: int) -> None:
         """Nobody presses Start: the lobby closes at its deadline, saying why on its message."""
-        if (await self.bot.service.db.load_game(gid)).status != "lobby":
+        if (await self.bot.service.db.games.load(gid)).status != "lobby":
             return  # the churn already closed it (its last human left)
         deadline = await self.bot.service.lobby_deadline(gid)
         if deadline is None:
             self.stats.failures.append(f"step {self.stats.steps} game {gid}: an open lobby has no closing time")
             return
         await self.env.advance_time(deadline - self.bot.service._clock() + 1)
-        rec = await self.bot.service.db.load_game(gid)
+        rec = await self.bot.service.db.games.load(gid)
         text = message_text(self.env.backend.get_message(self.channel.id, rec.board_message_id))
         if rec.status != "cancelled" or "nobody started it" not in text:
             self.stats.failures.append(f"step {self.stats.steps} game {gid}: the lobby did not close at its "
@@ -905,7 +905,7 @@ class Fuzzer:
         the users it names, and shows hostile names escaped: a name's "{p1}" unfilled, its
         mention and markdown inert."""
         if self.gid is not None:
-            rec = await self.bot.service.db.load_game(self.gid)
+            rec = await self.bot.service.db.games.load(self.gid)
             seated = self._seated_users.setdefault(rec.id, set())
             seated |= {s.user_id for s in rec.seats if s.user_id and not s.is_ai}
         for store in self.env.backend.messages.values():
@@ -1030,7 +1030,7 @@ class Fuzzer:
         if shadow is None:
             # Built exactly as the service started it (seat order after lobby churn included).
             shadow = self._shadows[rec.id] = [await self.bot.service.new_game_for(rec), 0]
-        actions = await self.bot.service.db.actions(rec.id)
+        actions = await self.bot.service.db.log.of_game(rec.id)
         game, done = shadow
         for row in actions[done:]:
             if row.source == "system":

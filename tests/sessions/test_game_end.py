@@ -25,7 +25,7 @@ async def test_a_cancelled_game_saves_who_cancelled_it(service):
         "reason": "Cancelled by {actor}.",
         "names": {"actor": "admin"},
     }
-    assert await service.db.user_stats(1, ALICE.user_id) == {}  # a cancel ranks nobody
+    assert await service.db.ratings.member_stats(1, ALICE.user_id) == {}  # a cancel ranks nobody
 
 
 async def test_a_cancelled_lobby_saves_no_result(service):
@@ -38,10 +38,10 @@ async def test_an_abandoned_game_saves_who_timed_out(service, clock):
     await service.change_setting(1, "afk_strikes", 2)
     await service.change_setting(1, "afk_action", "abandon")
     rec = await started(service)
-    clock.now = await service.db.timer(rec.id, TURN_TIMER)
+    clock.now = await service.db.timers.deadline(rec.id, TURN_TIMER)
     await service.on_timer(rec.id, TURN_TIMER)  # the first strike: the AI acts for alice
     await service.apply(rec.id, BOB, "+1")
-    clock.now = await service.db.timer(rec.id, TURN_TIMER)
+    clock.now = await service.db.timers.deadline(rec.id, TURN_TIMER)
     out = await service.on_timer(rec.id, TURN_TIMER)
     assert out.record.status == "abandoned"
     assert out.record.result == {

@@ -191,7 +191,7 @@ async def test_rated_off_and_the_rebuild(service, clock):
     assert await service.rebuild_ratings() == (3, 3)
     assert await ratings_fingerprint(service.db) == before
     # A wrong rating is put right by the rebuild.
-    await service.db._run("UPDATE ratings SET mu = 1, rating = 1 WHERE player = 'u:1'")
+    await service.db._backend.run("UPDATE ratings SET mu = 1, rating = 1 WHERE player = 'u:1'")
     assert await ratings_fingerprint(service.db) != before
     await service.rebuild_ratings()
     assert await ratings_fingerprint(service.db) == before
