@@ -283,10 +283,10 @@ class DragonTavern(commands.Bot):
         payload = [c.to_dict(self.tree) for c in self.tree.get_commands(guild=guild)]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
         key = f"command_hash:{self.dev_guild_id or 'global'}:{self.application_id}"
-        if (await self.db.guild_settings(0)).get(key) == digest:  # bot-wide values: guild 0
+        if (await self.db.settings.of_guild(0)).get(key) == digest:  # bot-wide values: guild 0
             return
         await self.tree.sync(guild=guild)
-        await self.db.set_guild_setting(0, key, digest)
+        await self.db.settings.set(0, key, digest)
         log.info("slash commands synced %s", f"to guild {self.dev_guild_id}" if guild else "globally")
 
     def _stop_tasks(self) -> None:

@@ -205,7 +205,7 @@ async def clicks_on(target: str | Path, kind: str, clicks: int, seed: int = 5) -
             }
             idle = 0
             while sum(map(len, moves.values())) < clicks and idle < 50:
-                rec = await bot.service.db.active_game_in_channel(channel.id)
+                rec = await bot.service.db.games.active_in_channel(channel.id)
                 if rec is None or rec.status == "lobby":
                     if rec is not None:
                         await bot.service.cancel(rec.id, _host(rec))
@@ -231,7 +231,7 @@ async def clicks_on(target: str | Path, kind: str, clicks: int, seed: int = 5) -
                         )
                     await quiet()
                     elapsed = time.perf_counter() - started
-                if (await bot.service.db.load_game(rec.id)).version == rec.version:
+                if (await bot.service.db.games.load(rec.id)).version == rec.version:
                     idle += 1  # refused (a private choice /play does not take): not a move
                     await bot.service.apply(rec.id, _actor(rec, seat), rng.choice(game.legal_actions(seat)))
                     await _after(bot, rec.id)

@@ -148,7 +148,7 @@ async def churn(lobbies: int) -> dict[str, Any]:
                 trim_harness(env.backend)
                 gc.collect()
                 rss_after, maps_after = rss_kib(), maps_of(bot, caps)
-                open_now = len(await bot.service.db.games(statuses=("lobby", "active")))
+                open_now = len(await bot.service.db.games.find(statuses=("lobby", "active")))
         finally:
             await bot.close()  # simcord detaches the bot without closing it (its database thread)
     grown = {

@@ -196,9 +196,9 @@ async def startup(n_games: int) -> dict[str, Any]:
         async with await Database.open(path) as db:
             await _open_games(GameService(db), n_games, 0)
             # A bot that ran these games announced them: nothing is left in the outbox.
-            for game_id in await db.games_with_announcements():
-                await db.finish_announcements(await db.pending_announcements(game_id))
-            timers = len(await db.timers())
+            for game_id in await db.outbox.games_waiting():
+                await db.outbox.finish(await db.outbox.pending(game_id))
+            timers = len(await db.timers.pending())
         bot = create_bot(database_path=path)
         started = time.perf_counter()
         try:
@@ -240,7 +240,7 @@ async def bot_round_trip(samples: int) -> dict[str, Any]:
                 games_channel = channel
                 rng = random.Random(3)
                 while len(action_times) < samples:
-                    rec = await bot.service.db.active_game_in_channel(games_channel.id)
+                    rec = await bot.service.db.games.active_in_channel(games_channel.id)
                     if rec is None:
                         await alice.slash(games_channel, "game new", game="ninesons")
                         lobby = games_channel.last_message

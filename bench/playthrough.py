@@ -94,7 +94,7 @@ class Table:
 
     async def lobby_in(self, channel: Any) -> Any:
         """The newest open lobby of a channel (read the same way on the tree before threads)."""
-        lobbies = await self.bot.db.games(guild_id=self.guild.id, statuses=("lobby",))
+        lobbies = await self.bot.db.games.find(guild_id=self.guild.id, statuses=("lobby",))
         return max((g for g in lobbies if g.channel_id == channel.id), key=lambda g: g.id)
 
     # -- playing ------------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ class Table:
                              tally: Tally, *, since: int) -> None:
         """A member who must act now and did not have to before: a turn change to them. It was
         notified if a message posted since ``since`` mentions them or went to their DMs."""
-        rec = await self.bot.db.load_game(gid)
+        rec = await self.bot.db.games.load(gid)
         backend = self.env.backend
         where = {rec.channel_id, table_channel(rec)}
         for name in waiting:
@@ -239,7 +239,7 @@ async def run() -> tuple[list[Tally], dict[str, Any]]:
                 gid = await table.open(table.tables, "ninesons", "alice", ["bob"])
                 nine.interactions += 3
                 await table.play_out(gid, nine)
-                rec = await bot.db.load_game(gid)
+                rec = await bot.db.games.load(gid)
                 thread = table.env_channel(rec)
                 nine.dms = _since(dm_posts(), start, ["alice", "bob"])
                 nine.left = f"{len(table.standing(table.tables))} in the channel" + (
@@ -258,10 +258,10 @@ async def run() -> tuple[list[Tally], dict[str, Any]]:
                     await m["alice"].click(table._message(table.tables.id, lobby.board_message_id), label="Join")
                     rematch.interactions += 1
                     rematch.name += " (+1 Join: her Rematch was refused)"
-                    lobby = await bot.db.load_game(lobby.id)
+                    lobby = await bot.db.games.load(lobby.id)
                 await m["bob"].click(table._message(table.tables.id, lobby.board_message_id), label="Start")
                 await table.play_out(lobby.id, rematch)
-                thread2 = table.env_channel(await bot.db.load_game(lobby.id))
+                thread2 = table.env_channel(await bot.db.games.load(lobby.id))
                 rematch.dms = _since(dm_posts(), start, ["alice", "bob"])
                 rematch.left = f"{len(table.standing(table.tables))} in the channel (both games)" + (
                     f", {len(table.standing(thread2))} in its thread" if thread2.id != table.tables.id else "")

@@ -92,7 +92,7 @@ async def measure(games: int, runs: int) -> dict[str, Any]:
         fill_s = time.perf_counter() - started
         async with await Database.open(path) as db:
             started = time.perf_counter()
-            rated, ratings = await db.rebuild_ratings(rate_game)
+            rated, ratings = await db.ratings.rebuild(rate_game)
             rebuild_s = time.perf_counter() - started
 
             def member() -> str:
@@ -100,27 +100,27 @@ async def measure(games: int, runs: int) -> dict[str, Any]:
 
             async def leaderboard_first() -> None:
                 kind = rnd.choice(KINDS)
-                await db.leaderboard(GUILD, kind, 0, 10)
-                await db.rated_players(GUILD, kind)
-                await db.rating_and_rank(GUILD, kind, member())
+                await db.ratings.leaderboard(GUILD, kind, 0, 10)
+                await db.ratings.rated_players(GUILD, kind)
+                await db.ratings.rating_and_rank(GUILD, kind, member())
 
             async def leaderboard_middle() -> None:
                 kind = rnd.choice(KINDS)
-                await db.leaderboard(GUILD, kind, 200, 10)
-                await db.rated_players(GUILD, kind)
-                await db.rating_and_rank(GUILD, kind, member())
+                await db.ratings.leaderboard(GUILD, kind, 200, 10)
+                await db.ratings.rated_players(GUILD, kind)
+                await db.ratings.rating_and_rank(GUILD, kind, member())
 
             async def profile() -> None:
                 player = member()
-                for kind in await db.player_kinds(GUILD, player):
-                    await db.rating_and_rank(GUILD, kind, player)
-                    await db.rated_players(GUILD, kind)
-                    await db.rating_series(GUILD, player, kind, 300)
+                for kind in await db.ratings.player_kinds(GUILD, player):
+                    await db.ratings.rating_and_rank(GUILD, kind, player)
+                    await db.ratings.rated_players(GUILD, kind)
+                    await db.ratings.series(GUILD, player, kind, 300)
 
             async def history() -> None:
                 user = rnd.randint(1, MEMBERS)
-                await db.member_games_count(GUILD, user, None)
-                await db.member_games(GUILD, user, None, 0, 10)
+                await db.ratings.member_games_count(GUILD, user, None)
+                await db.ratings.member_games(GUILD, user, None, 0, 10)
 
             figures = {
                 "leaderboard, first page": await timed(runs, leaderboard_first),
@@ -129,7 +129,7 @@ async def measure(games: int, runs: int) -> dict[str, Any]:
                 "history, first page": await timed(runs, history),
             }
             finish = await finishing_cost(db, rnd, runs)
-            series = {kind: await db.rating_series(GUILD, "u:1", kind, 300) for kind in KINDS}
+            series = {kind: await db.ratings.series(GUILD, "u:1", kind, 300) for kind in KINDS}
     charts = []
     for _ in range(30):
         started = time.perf_counter()
@@ -153,13 +153,13 @@ async def finishing_cost(db: Database, rnd: random.Random, runs: int) -> dict[st
     without: list[float] = []
     for number in range(runs):
         first, second = rnd.sample(range(1, MEMBERS + 1), 2)
-        rec = await db.create_game(kind="ninesons", guild_id=GUILD, channel_id=10_000 + number, host_user_id=1,
+        rec = await db.games.create(kind="ninesons", guild_id=GUILD, channel_id=10_000 + number, host_user_id=1,
                                    options={}, seed=number,
                                    seats=[SeatRecord("p1", 0, first, None, "a"), SeatRecord("p2", 1, second, None, "b")])
         result = {"scores": {}, "ranking": [["p1"], ["p2"]], "reason": "bench"}
         rows = [ResultRow(s.user_id or 0, i + 1, None, "win" if i == 0 else "loss") for i, s in enumerate(rec.seats)]
         started = time.perf_counter()
-        await db.save_game(rec.id, rec.version, state={}, status="finished", result=result, results=rows,
+        await db.games.save(rec.id, rec.version, state={}, status="finished", result=result, results=rows,
                            actions=[ActionRow("p2", "resign", "system")],
                            rate=rate_game if number % 2 == 0 else None)
         (with_rating if number % 2 == 0 else without).append((time.perf_counter() - started) * 1000)

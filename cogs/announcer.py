@@ -47,7 +47,7 @@ class Announcer(commands.Cog):
         self._background: set[asyncio.Task[None]] = set()
 
     async def cog_load(self) -> None:
-        self.bot.db.on_damaged = self._damage_found  # storage calls it when it sets a game aside
+        self.bot.db.damage.on_damaged = self._damage_found  # storage calls it when it sets a game aside
 
     async def start(self) -> int:
         """Once the bot is wired: re-arm the stored timers, announce damage found before a
@@ -96,13 +96,13 @@ class Announcer(commands.Cog):
         # Its thread first (if it gets one): the DMs below and the board name where it is played.
         # Under the delivery lock, read again: a delivery running meanwhile may have made it.
         async with service.db.delivery_lock(game_id):
-            outcome.record = await self.bot.outbox.tables.open_thread(await service.db.load_game(game_id))
+            outcome.record = await self.bot.outbox.tables.open_thread(await service.db.games.load(game_id))
         info = registry.get(outcome.record.kind)
         if info.game_class.HIDDEN_INFORMATION:
             # The start is saved and queued; the route lines follow it on the board.
             notices = await self._check_private_routes(outcome)
             if notices:
-                await service.db.queue_announcement(game_id, [e.to_dict() for e in notices])
+                await service.db.outbox.queue(game_id, [e.to_dict() for e in notices])
         await self.after_change(outcome, interaction)
 
     async def _check_private_routes(self, outcome: Outcome) -> list[Event]:
@@ -127,7 +127,7 @@ class Announcer(commands.Cog):
                     route = "dm"
                 except discord.Forbidden:
                     route = "ephemeral"
-            await self.bot.db.set_private_route(rec.id, seat.seat, route)
+            await self.bot.db.games.set_private_route(rec.id, seat.seat, route)
             (by_dm if route == "dm" else by_button).append(seat.seat)
         return route_notice(by_dm, by_button, by_setting=settings["hidden_pick_mode"] == "ephemeral")
 
@@ -143,8 +143,8 @@ class Announcer(commands.Cog):
         remembers the announcement (claimed before posting), so it is made once only."""
         service = self.bot.service
         try:
-            for game_id, channel_id in await service.db.unannounced_damaged():
-                if not await service.db.claim_damage_announcement(game_id):
+            for game_id, channel_id in await service.db.damage.unannounced():
+                if not await service.db.damage.claim_announcement(game_id):
                     continue
                 text = (f"⚠️ Game #{game_id}'s saved data is damaged, so it can't go on. Admins: the bot's log "
                         f"names game {game_id} and what is wrong; the other games are not affected, and a new game "

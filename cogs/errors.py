@@ -16,7 +16,7 @@ from engine import IllegalAction
 from render import text as text_limits
 from sessions import SessionError
 from storage import DatabaseGone, GameDamaged, GameNotFound, StorageError, VersionConflict
-from storage.db import DAMAGED_MESSAGE
+from storage.damage import DAMAGED_MESSAGE
 
 log = logging.getLogger("dragon_tavern.cogs.errors")
 

@@ -69,7 +69,7 @@ class Games(commands.Cog):
         channel_id = interaction.channel_id or 0
         # Nothing running here: the last game that ended, with its result.
         rec = (await self.bot.service.channel_game(channel_id, interaction.user.id)
-               or await self.bot.db.last_ended_game_in_channel(channel_id))
+               or await self.bot.db.games.last_ended_in_channel(channel_id))
         if rec is None:
             raise SessionError("There is no game in this channel. Start one with `/game new`.")
         await self.bot.outbox.catch_up(rec.id)  # anything a failed announcement left, first
@@ -80,7 +80,7 @@ class Games(commands.Cog):
 
     @game.command(name="list", description="Games running in this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
-        games = await self.bot.db.games(guild_id=interaction.guild_id)
+        games = await self.bot.db.games.find(guild_id=interaction.guild_id)
         if not games:
             await interaction.response.send_message("No games are running in this server.", ephemeral=True)
             return
@@ -141,7 +141,7 @@ class Games(commands.Cog):
     @app_commands.choices(where=[app_commands.Choice(name=n, value=n) for n in NOTIFY_CHOICES])
     async def notify(self, interaction: discord.Interaction, where: str | None = None) -> None:
         if where is None:
-            current = await self.bot.db.notify_pref(interaction.user.id)
+            current = await self.bot.db.prefs.notify(interaction.user.id)
             await interaction.response.send_message(
                 f"You are told it is your turn by: **{current}**. Change it with `/game notify` "
                 "channel, dm or off.", ephemeral=True)
@@ -160,7 +160,7 @@ class Games(commands.Cog):
     @game.command(name="stats", description="Wins, losses and draws in this server")
     async def stats(self, interaction: discord.Interaction, member: discord.Member | None = None) -> None:
         target = member or interaction.user
-        stats = await self.bot.db.user_stats(interaction.guild_id or 0, target.id)
+        stats = await self.bot.db.ratings.member_stats(interaction.guild_id or 0, target.id)
         if not stats:
             await interaction.response.send_message(
                 f"{text.shown_name(target.display_name)} has no finished games here yet.", ephemeral=True)
@@ -200,7 +200,7 @@ class Games(commands.Cog):
             if not 0 < game_id < 2**63:  # beyond SQLite's integers: no such game, and no 30-digit echo
                 raise SessionError("There is no game with that number.")
             try:
-                rec = await service.db.load_game(game_id)
+                rec = await service.db.games.load(game_id)
             except GameNotFound:  # a number typed by the user, not a storage fault
                 raise SessionError(f"There is no game #{game_id}.") from None
             if rec.seat_of_user(interaction.user.id) is None:
@@ -208,7 +208,7 @@ class Games(commands.Cog):
             return rec
         if interaction.guild_id is not None:
             return await self._channel_game(interaction)
-        mine = await service.db.games(statuses=("active",), user_id=interaction.user.id)
+        mine = await service.db.games.find(statuses=("active",), user_id=interaction.user.id)
         if len(mine) == 1:
             return mine[0]
         if not mine:

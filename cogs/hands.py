@@ -67,7 +67,7 @@ class Hands:
             return False  # they read it through the board's button
         own = [e for e in events if e.to == seat.seat]
         key = prompt_key(game, seat.seat)
-        hand = await self.bot.db.hand(rec.id, seat.seat)
+        hand = await self.bot.db.hands.get(rec.id, seat.seat)
         asking = must_act_privately(game, seat.seat)
         if hand is not None and hand.prompt_key == key and not own:
             return False  # nothing new to show
@@ -81,7 +81,7 @@ class Hands:
         if hand is not None and hand.message_id:
             self.bot.dms.remember(seat.user_id, hand.channel_id)
             if await self._edit(hand, message):  # a new phase too: edited in place, never re-sent
-                await self.bot.db.set_hand(
+                await self.bot.db.hands.set(
                     rec.id, seat.seat, HandMessage(hand.channel_id, hand.message_id, key, asking)
                 )
                 return True
@@ -89,13 +89,13 @@ class Hands:
         if sent is None:
             return False
         self._shown[sent.id] = digest(message)
-        await self.bot.db.set_hand(rec.id, seat.seat, HandMessage(sent.channel.id, sent.id, key, asking))
+        await self.bot.db.hands.set(rec.id, seat.seat, HandMessage(sent.channel.id, sent.id, key, asking))
         return True
 
     async def close(self, rec: GameRecord, game: Game) -> None:
         """The game is over: each hand message shows the final state, with no controls left."""
         for seat in rec.seats:
-            hand = await self.bot.db.hand(rec.id, seat.seat)
+            hand = await self.bot.db.hands.get(rec.id, seat.seat)
             if hand is None or not hand.message_id:
                 continue
             message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=0)
@@ -112,7 +112,7 @@ class Hands:
     async def adopt(self, rec: GameRecord, seat: str, message: discord.Message) -> None:
         """Make ``message`` (the DM sent at the start of the game) the seat's hand message, so
         it is edited into the hand later instead of a second DM being sent."""
-        await self.bot.db.set_hand(rec.id, seat, HandMessage(message.channel.id, message.id, "", False))
+        await self.bot.db.hands.set(rec.id, seat, HandMessage(message.channel.id, message.id, "", False))
 
     async def _edit(self, hand: HandMessage, message: dict[str, Any]) -> bool:
         """Edit the hand into ``message`` unless it shows exactly that already; False when the
@@ -146,7 +146,7 @@ class Hands:
         except discord.Forbidden as exc:
             if exc.code != DM_CLOSED and exc.status != 403:
                 raise
-            await self.bot.db.set_private_route(rec.id, seat.seat, "ephemeral")
+            await self.bot.db.games.set_private_route(rec.id, seat.seat, "ephemeral")
             # The delivery's snapshot says so too: the router's offer of the prompt reads it.
             rec.seats = [replace(s, private_route="ephemeral") if s.seat == seat.seat else s for s in rec.seats]
             log.info("game %s: DMs closed for a seat; its prompts go through the board's button", rec.id)

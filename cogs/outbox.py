@@ -104,7 +104,7 @@ class Outbox:
 
     async def deliver_all_pending(self) -> int:
         """At start-up: announce what a crash left queued. Returns how many games had some."""
-        game_ids = await self.bot.db.games_with_announcements()
+        game_ids = await self.bot.db.outbox.games_waiting()
         for game_id in game_ids:
             self.behind.add(game_id)
             await self.catch_up(game_id)
@@ -126,7 +126,7 @@ class Outbox:
                 return exc
             log.info("game %s: its channel no longer exists; its queued announcements are dropped", game_id)
             db = self.bot.service.db
-            await db.finish_announcements(await db.pending_announcements(game_id))
+            await db.outbox.finish(await db.outbox.pending(game_id))
             self.behind.discard(game_id)
         except Exception as exc:
             return exc
@@ -134,7 +134,7 @@ class Outbox:
 
     async def _deliver(self, game_id: int, carrier: Carrier | None) -> None:
         service = self.bot.service
-        pending = await service.db.pending_announcements(game_id)
+        pending = await service.db.outbox.pending(game_id)
         if not pending:
             self.behind.discard(game_id)
             return
@@ -152,7 +152,7 @@ class Outbox:
             await self._ping_and_hands(snap, carrier)
         elif snap.game is not None and snap.record.status in ENDED:
             await self._game_over(snap)
-        await service.db.finish_announcements(pending)
+        await service.db.outbox.finish(pending)
         self.behind.discard(game_id)
 
     async def _recent_lines(self, snap: Snapshot) -> None:
@@ -166,7 +166,7 @@ class Outbox:
         lines = self.bot.presenter.recent_lines(rec, _events(fresh), snap.game)
         for a in fresh:
             a.progress["recent"] = True
-        recent = await self.bot.db.save_progress(
+        recent = await self.bot.db.outbox.save_progress(
             fresh, recent=(lines, RECENT_EVENTS) if lines else None)
         if recent is not None:
             rec.recent = recent
@@ -179,13 +179,13 @@ class Outbox:
             sent = await self.pings.announce(snap, _events(unpinged), carrier)
             for a in unpinged:
                 a.progress["ping"] = sent
-            await service.db.save_progress(unpinged)
+            await service.db.outbox.save_progress(unpinged)
         for seat in snap.record.seats:
             due = [a for a in pending if seat.seat not in a.progress.get("dm", [])]
             if due and await self.hands.deliver(snap, seat, _events(due)):
                 for a in due:
                     a.progress.setdefault("dm", []).append(seat.seat)
-                await service.db.save_progress(due)
+                await service.db.outbox.save_progress(due)
 
     async def _game_over(self, snap: Snapshot) -> None:
         """The rows that ended a started game: one notice instead of the live pings."""
@@ -196,7 +196,7 @@ class Outbox:
         sent = await self.pings.game_over(rec, game)
         for a in unpinged:
             a.progress["ping"] = sent
-        await self.bot.db.save_progress(unpinged)
+        await self.bot.db.outbox.save_progress(unpinged)
         if game is not None:
             await self.hands.close(rec, game)
         await self.tables.close_thread(rec)

@@ -92,7 +92,7 @@ class Pings:
         sent: set[int] = set()  # this round's DMs: the earlier pings are deleted, not these
         for seat_id in asked:
             seat = humans[seat_id]
-            pref = await self.bot.db.notify_pref(seat.user_id or 0)
+            pref = await self.bot.db.prefs.notify(seat.user_id or 0)
             if pref == "off":
                 continue
             if pref == "dm":  # their hand DM is edited in place (cogs.hands): this DM is what notifies
@@ -155,7 +155,7 @@ class Pings:
             # By id: the server may be on another shard. In the game's thread if it has one.
             channel = self.bot.get_partial_messageable(rec.table_channel_id)
             sent_id = (await channel.send(text.fit(content), suppress_embeds=True, allowed_mentions=mentions)).id
-        await self.bot.db.add_ping(rec.id, rec.table_channel_id, sent_id)
+        await self.bot.db.pings.add(rec.id, rec.table_channel_id, sent_id)
         await self.delete_earlier(rec, keep={*keep, sent_id})
         return sent_id
 
@@ -176,14 +176,14 @@ class Pings:
                                            allowed_mentions=NOBODY)
         except discord.Forbidden:
             return None
-        await self.bot.db.add_ping(rec.id, sent.channel.id, sent.id)
+        await self.bot.db.pings.add(rec.id, sent.channel.id, sent.id)
         return sent.id
 
     async def delete_earlier(self, rec: GameRecord, *, keep: set[int]) -> None:
         """Delete the game's earlier pings (a superseded ping is noise), keeping ``keep``. The
         deletes run in the background: the player's answer need not wait for them, and a ping
         whose delete did not happen stays in the table, so the next ping deletes it."""
-        stale = [(c, m) for c, m in await self.bot.db.pings(rec.id) if m not in keep]
+        stale = [(c, m) for c, m in await self.bot.db.pings.of_game(rec.id) if m not in keep]
         if stale:
             task = asyncio.create_task(self._delete(rec.id, stale), name=f"pings-delete-{rec.id}")
             self._background.add(task)
@@ -194,7 +194,7 @@ class Pings:
             for channel_id, message_id in stale:
                 with contextlib.suppress(discord.NotFound, discord.Forbidden):
                     await self._delete_one(channel_id, message_id)
-                await self.bot.db.drop_ping(game_id, message_id)
+                await self.bot.db.pings.drop(game_id, message_id)
                 self._webhooks.pop(message_id, None)
         except Exception:
             log.warning("game %s: deleting an old ping failed; the next ping tries again", game_id, exc_info=True)

@@ -31,7 +31,7 @@ from sessions import event_names
 from sessions.service import TURN_EVENT
 from sessions.snapshot import Snapshot
 from storage import GameRecord
-from storage.db import PROGRESS_MARK
+from storage.outbox import PROGRESS_MARK
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -216,7 +216,7 @@ class Presenter:
         files = kwargs.pop("attachments")
         sent = await channel.send(**kwargs, files=files)
         self._pictures[sent.id] = (picture, list(sent.attachments))
-        await self.bot.db.set_board_message(rec.id, sent.id)
+        await self.bot.db.games.set_board_message(rec.id, sent.id)
         rec.board_message_id = sent.id
 
     def keep_unchanged_picture(self, message_id: int, message: dict[str, Any]) -> dict[str, Any]:

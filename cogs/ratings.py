@@ -101,10 +101,10 @@ class Ratings(GameGroupCog):
     ) -> dict[str, Any]:
         guild_id = interaction.guild_id or 0
         service = self.bot.service
-        total = await service.db.rated_players(guild_id, kind)
+        total = await service.db.ratings.rated_players(guild_id, kind)
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(max(0, page), pages - 1)
-        rows = await service.db.leaderboard(guild_id, kind, page * PAGE_SIZE, PAGE_SIZE)
+        rows = await service.db.ratings.leaderboard(guild_id, kind, page * PAGE_SIZE, PAGE_SIZE)
         embed = discord.Embed(title=f"🏆 {game_title(kind)} — leaderboard", colour=discord.Colour.gold())
         if not rows:
             embed.description = (
@@ -115,7 +115,7 @@ class Ratings(GameGroupCog):
             embed.description = "\n".join(
                 self._row(interaction, r, page * PAGE_SIZE + i + 1) for i, r in enumerate(rows)
             )
-        mine = await service.db.rating_and_rank(guild_id, kind, f"u:{interaction.user.id}")
+        mine = await service.db.ratings.rating_and_rank(guild_id, kind, f"u:{interaction.user.id}")
         if mine is None:
             embed.add_field(name="You", value=f"No {game_title(kind)} rating yet: finish a rated game.", inline=False)
         elif not any(r.player == mine[0].player for r in rows):
@@ -155,9 +155,9 @@ class Ratings(GameGroupCog):
         guild_id = interaction.guild_id or 0
         service = self.bot.service
         player = f"u:{user_id}"
-        kinds = await service.db.player_kinds(guild_id, player)
+        kinds = await service.db.ratings.player_kinds(guild_id, player)
         if not shown:
-            latest = await service.db.rating_and_rank(guild_id, kinds[0], player) if kinds else None
+            latest = await service.db.ratings.rating_and_rank(guild_id, kinds[0], player) if kinds else None
             shown = latest[0].name if latest else "Member"
         name = text.shown_name(shown)
         embed = discord.Embed(title=f"📈 {name} — ratings", colour=discord.Colour.blurple())
@@ -171,14 +171,14 @@ class Ratings(GameGroupCog):
             return {"embed": text.fit_embed(embed), **view, "files": []}
         series: dict[str, list[tuple[float, float]]] = {}
         for kind in kinds:
-            found = await service.db.rating_and_rank(guild_id, kind, player)
+            found = await service.db.ratings.rating_and_rank(guild_id, kind, player)
             if found is None:
                 continue
             rating, rank = found
-            total = await service.db.rated_players(guild_id, kind)
+            total = await service.db.ratings.rated_players(guild_id, kind)
             embed.add_field(name=f"{registry.get(kind).emoji if kind in _games() else ''} {game_title(kind)}",
                             value=profile_line(rating, rank, total), inline=False)
-            series[_short_title(kind)] = await service.db.rating_series(guild_id, player, kind, CHART_POINTS)
+            series[_short_title(kind)] = await service.db.ratings.series(guild_id, player, kind, CHART_POINTS)
         title = f"{shown} — rating over time"
         # Optional work: the side lane, never the pool games need (sessions.heavywork). The same
         # chart (until a rated game ends) is drawn once: asking again re-sends it.
@@ -209,10 +209,10 @@ class Ratings(GameGroupCog):
         private: bool,
     ) -> dict[str, Any]:
         guild_id = interaction.guild_id or 0
-        total = await self.bot.db.member_games_count(guild_id, user_id, kind)
+        total = await self.bot.db.ratings.member_games_count(guild_id, user_id, kind)
         pages = max(1, -(-total // PAGE_SIZE))
         page = min(max(0, page), pages - 1)
-        games = await self.bot.db.member_games(guild_id, user_id, kind, page * PAGE_SIZE, PAGE_SIZE)
+        games = await self.bot.db.ratings.member_games(guild_id, user_id, kind, page * PAGE_SIZE, PAGE_SIZE)
         name = name or next((s.display_name for g in games for s in g.seats if s.user_id == user_id), "Member")
         where = f" — {game_title(kind)}" if kind else ""
         embed = discord.Embed(title=f"📜 {text.shown_name(name)}'s games{where}", colour=discord.Colour.dark_teal())

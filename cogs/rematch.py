@@ -88,7 +88,7 @@ async def on_open_rematch_lobby(router: Any, interaction: discord.Interaction, r
     if interaction.guild_id is None:
         raise SessionError("Ask for a rematch on the game's board in its server channel.")
     await interaction.response.defer(ephemeral=True, thinking=True)
-    old = await bot.db.load_game(route.game_id)
+    old = await bot.db.games.load(route.game_id)
     # One press at a time per ended game: two players pressing together get one lobby (in a
     # channel whose games go to threads nothing else would stop a second one).
     async with bot.service.lock(old.id):
@@ -96,7 +96,7 @@ async def on_open_rematch_lobby(router: Any, interaction: discord.Interaction, r
 
 
 async def _open_or_join(bot: DragonTavern, old: GameRecord, interaction: discord.Interaction) -> None:
-    asked = await bot.db.open_rematch(old.id)
+    asked = await bot.db.games.open_rematch(old.id)
     if asked is not None and any(seat.user_id == interaction.user.id for seat in old.seats):
         await interaction.followup.send(await _accept(bot, old, asked, interaction), ephemeral=True)
         return
@@ -136,7 +136,7 @@ async def _accept(bot: DragonTavern, old: GameRecord, asked: GameRecord, interac
     joined = asked.seat_of_user(interaction.user.id) is None
     if joined:
         await bot.announcer.after_change(await bot.service.join(asked.id, actor_of(interaction)))
-        asked = await bot.db.load_game(asked.id)
+        asked = await bot.db.games.load(asked.id)
     ready = await everyone_in(bot, asked, interaction.user.id if joined else None)
     if asked.host_user_id == interaction.user.id:
         return (f"You host lobby #{asked.id}, the rematch: " + ("everyone is in, press **Start**."
@@ -153,7 +153,7 @@ async def everyone_in(bot: DragonTavern, lobby: GameRecord, joined: int | None =
     if lobby.rematch_of is None or lobby.status != "lobby":
         return False
     try:
-        old = await bot.db.load_game(lobby.rematch_of)
+        old = await bot.db.games.load(lobby.rematch_of)
     except (GameNotFound, GameDamaged):  # the old game set aside since: the lobby goes on as any other
         return False
     invited = invitees(old, lobby.host_user_id)
@@ -175,7 +175,7 @@ async def _post_lobby_ping(bot: DragonTavern, lobby: GameRecord, user_ids: list[
             everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in user_ids]
         ),
     )
-    await bot.db.add_ping(lobby.id, lobby.channel_id, sent.id)
+    await bot.db.pings.add(lobby.id, lobby.channel_id, sent.id)
     await bot.outbox.pings.delete_earlier(lobby, keep={sent.id})
 
 

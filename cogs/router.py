@@ -32,7 +32,7 @@ from cogs.ui import ui_for
 from render import text
 from sessions import SessionError
 from storage import HandMessage
-from storage.db import DAMAGED_MESSAGE
+from storage.damage import DAMAGED_MESSAGE
 
 if TYPE_CHECKING:
     from bot import DragonTavern
@@ -75,7 +75,7 @@ class Router(commands.Cog):
         """Why this click may not reach its game, or None. The custom_id is client data: the
         game it names must exist and belong to this server, or, in a DM, be one the clicking
         user is seated in. Every handler (the game UIs' handlers too) runs only after this check."""
-        access = await self.bot.db.game_access(route.game_id, interaction.user.id)
+        access = await self.bot.db.games.access(route.game_id, interaction.user.id)
         gone = f"⚠️ {errors.GAME_GONE}"
         if access is None:  # unknown, or an id out of SQLite's range
             return gone
@@ -177,7 +177,7 @@ class Router(commands.Cog):
 
     async def on_game_control(self, interaction: discord.Interaction, route: routing.Route) -> None:
         """Game-specific verbs: dt:<id>:x:<verb>... handled by the game's UI plug-in (its ``handlers``)."""
-        rec = await self.bot.db.load_game(route.game_id)
+        rec = await self.bot.db.games.load(route.game_id)
         handler = ui_for(rec.kind).handlers.get(route.arg(0))
         if handler is None:
             await errors.reply_privately(interaction, "⚠️ That control is from an old version of the bot.")
@@ -209,7 +209,7 @@ class Router(commands.Cog):
             await interaction.response.send_message(**message, ephemeral=True)
         if seat.private_route != "dm" or settings["hidden_pick_mode"] == "ephemeral":
             # Seen: the next click need not offer this prompt again (offer_private_prompt).
-            await self.bot.db.set_hand(rec.id, seat.seat, HandMessage(0, 0, prompt_key(game, seat.seat), True))
+            await self.bot.db.hands.set(rec.id, seat.seat, HandMessage(0, 0, prompt_key(game, seat.seat), True))
 
     async def on_play_private(self, interaction: discord.Interaction, route: routing.Route) -> None:
         values = routing.component_data(interaction).get("values") or []
@@ -267,20 +267,20 @@ class Router(commands.Cog):
             if seat.private_route == "dm" and settings["hidden_pick_mode"] != "ephemeral":
                 return  # their DM carries it
             key = prompt_key(game, seat.seat)
-            seen = await self.bot.db.hand(rec.id, seat.seat)
+            seen = await self.bot.db.hands.get(rec.id, seat.seat)
             if seen is not None and seen.prompt_key == key:
                 return
             clicked = interaction.message
             if clicked is not None and clicked.flags.ephemeral:
                 # A click inside their private prompt: the game edits that prompt into what
                 # comes next, so it is seen already; a second copy would be noise.
-                await self.bot.db.set_hand(rec.id, seat.seat, HandMessage(0, 0, key, True))
+                await self.bot.db.hands.set(rec.id, seat.seat, HandMessage(0, 0, key, True))
                 return
             message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=0)
             note = "🔒 You have a private choice now (only you see this):"
             await interaction.followup.send(**{k: v for k, v in message.items() if v is not None}, content=note,
                                             ephemeral=True)
-            await self.bot.db.set_hand(rec.id, seat.seat, HandMessage(0, 0, key, True))
+            await self.bot.db.hands.set(rec.id, seat.seat, HandMessage(0, 0, key, True))
         except Exception:
             log.warning("game %s: offering the private prompt failed", route.game_id, exc_info=True)
 

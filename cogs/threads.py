@@ -80,13 +80,13 @@ class Tables:
                 thread_id = int(thread["id"])
             except discord.HTTPException as exc:  # permissions changed since the lobby opened, etc.
                 log.warning("game %s: no thread could be made (%s); it is played in its channel", rec.id, exc)
-        await self.bot.db.set_thread(rec.id, thread_id)
+        await self.bot.db.games.set_thread(rec.id, thread_id)
         rec.thread_id = thread_id
         if played_in_thread(rec):
             assert rec.board_message_id is not None
             with contextlib.suppress(discord.HTTPException):  # the sign is a courtesy; the thread is made
                 await channel.get_partial_message(rec.board_message_id).edit(**self.sign(rec, ended=False))
-            await self.bot.db.set_board_message(rec.id, None)  # the board is posted in the thread
+            await self.bot.db.games.set_board_message(rec.id, None)  # the board is posted in the thread
             rec.board_message_id = None
             log.info("game %s is played in thread %s", rec.id, thread_id)
         return rec

@@ -97,6 +97,6 @@ class AiSeats(ServiceCore):
                 )
                 unsaved_seats, unsaved = None, []  # saved with the first action
         if unsaved_seats is not None:
-            await self.db.save_game(rec.id, rec.version, seats=unsaved_seats, announce=dicts(unsaved))
-            rec = await self.db.load_game(rec.id)
+            await self.db.games.save(rec.id, rec.version, seats=unsaved_seats, announce=dicts(unsaved))
+            rec = await self.db.games.load(rec.id)
         return rec

@@ -25,7 +25,7 @@ from sessions.ratings import placings, rate_game
 from sessions.settings import GuildSettings, setting_value
 from sessions.snapshot import SavedFacts, Snapshot
 from storage import ActionRow, Announcement, Database, GameDamaged, GameRecord, ResultRow, SeatRecord
-from storage.db import DAMAGED_MESSAGE
+from storage.damage import DAMAGED_MESSAGE
 from storage.keyed_locks import KeyedLocks
 
 log = logging.getLogger("dragon_tavern.sessions.service")
@@ -114,7 +114,7 @@ class ServiceCore:
         cached = self._settings.get(guild_id)
         if cached is not None and (self.db.exclusive or now - cached[0] < self.shared_settings_seconds):
             return cached[1]
-        settings = GuildSettings.from_stored(await self.db.guild_settings(guild_id))
+        settings = GuildSettings.from_stored(await self.db.settings.of_guild(guild_id))
         self._settings[guild_id] = (now, settings)
         return settings
 
@@ -129,24 +129,24 @@ class ServiceCore:
     async def change_setting(self, guild_id: int, key: str, value: Any | None) -> None:
         """Store a setting (``None`` resets it to the default)."""
         if value is None:
-            await self.db.reset_guild_setting(guild_id, key)
+            await self.db.settings.reset(guild_id, key)
         else:
-            await self.db.set_guild_setting(guild_id, key, value)
+            await self.db.settings.set(guild_id, key, value)
         self._settings.pop(guild_id, None)
 
     async def set_notify_pref(self, user_id: int, notify: str) -> None:
         """How a member is told they must act: one of NOTIFY_CHOICES."""
         if notify not in NOTIFY_CHOICES:
             raise ValueError(f"notify must be one of {', '.join(NOTIFY_CHOICES)}")
-        await self.db.set_notify_pref(user_id, notify)
+        await self.db.prefs.set_notify(user_id, notify)
 
     async def rebuild_ratings(self) -> tuple[int, int]:
         """Every rating recomputed from the saved finished games: (games rated, rating rows)."""
-        return await self.db.rebuild_ratings(rate_game)
+        return await self.db.ratings.rebuild(rate_game)
 
     # -- reading --------------------------------------------------------------------------
     async def load(self, game_id: int) -> tuple[GameRecord, Game | None]:
-        rec = await self.db.load_game(game_id)
+        rec = await self.db.games.load(game_id)
         game = await self._game_at(rec) if rec.state is not None else None
         return rec, game
 
@@ -175,7 +175,7 @@ class ServiceCore:
         """Whether a newer version of the game was saved since ``snap`` was taken (read once
         per snapshot: its delivery's steps share the answer)."""
         if snap.superseded is None:
-            snap.superseded = (await self.db.load_game(snap.record.id)).version != snap.record.version
+            snap.superseded = (await self.db.games.load(snap.record.id)).version != snap.record.version
         return snap.superseded
 
     async def new_game_for(self, rec: GameRecord, setup: dict[str, Any] | None = None) -> Game:
@@ -195,9 +195,9 @@ class ServiceCore:
 
     async def replay(self, game_id: int) -> Game:
         """Rebuild a game from its seed and action log (a check that the log is complete)."""
-        rec = await self.db.load_game(game_id)
+        rec = await self.db.games.load(game_id)
         game = await self.new_game_for(rec)
-        for logged in await self.db.actions(game_id):
+        for logged in await self.db.log.of_game(game_id):
             if logged.source != "system":
                 game.play(logged.seat, logged.action)
         return game
@@ -217,17 +217,17 @@ class ServiceCore:
             # The exception's text may quote the state (a hand's card id in a KeyError): it goes
             # to DEBUG only; the ERROR line and the stored reason name its type.
             log.debug("game %s: the saved state cannot be restored: %r", rec.id, exc)
-            await self.db.mark_damaged(rec.id, f"saved state cannot be restored ({type(exc).__name__})")
+            await self.db.damage.mark(rec.id, f"saved state cannot be restored ({type(exc).__name__})")
             raise GameDamaged(DAMAGED_MESSAGE) from exc
 
     async def _lobby(self, game_id: int) -> GameRecord:
-        rec = await self.db.load_game(game_id)
+        rec = await self.db.games.load(game_id)
         if rec.status != "lobby":
             raise SessionError("This lobby is closed: the game has started or ended.")
         return rec
 
     async def _running(self, game_id: int) -> GameRecord:
-        rec = await self.db.load_game(game_id)
+        rec = await self.db.games.load(game_id)
         if rec.status != "active":
             raise SessionError(f"This game is not running (it is {rec.status}).")
         return rec
@@ -253,7 +253,7 @@ class ServiceCore:
         just before it), so they are pinged even if the bot stops right after the commit.
         ``timers``: deadlines to set (None: remove) in the same transaction."""
         announce = events + turn_events(seats if seats is not None else rec.seats, to_act_before, game, row)
-        version = await self.db.save_game(
+        version = await self.db.games.save(
             rec.id,
             rec.version,
             state=game.to_dict(),
@@ -278,7 +278,7 @@ class ServiceCore:
         # put as choices come in, so nothing about them can be read from the timer (and the
         # last planner does not get a fresh timeout per card).
         same_phase = (len(previous_to_act) > 1 or secret) and set(waiting) <= set(previous_to_act)
-        if same_phase and await self.db.timer(rec.id, TURN_TIMER) is not None:
+        if same_phase and await self.db.timers.deadline(rec.id, TURN_TIMER) is not None:
             return None
         settings = await self.settings(rec.guild_id)
         timeout = settings.turn_timeout(rec.kind)
@@ -293,9 +293,9 @@ class ServiceCore:
             return
         due = {purpose: deadline for purpose, deadline in timers.items() if deadline is not None}
         if due:
-            await self.db.set_timers(rec.id, due)
+            await self.db.timers.set_many(rec.id, due)
         else:
-            await self.db.clear_timers(rec.id, list(timers))
+            await self.db.timers.clear_many(rec.id, list(timers))
 
     async def _finish(
         self,
@@ -310,7 +310,7 @@ class ServiceCore:
         rows = []
         ranking = result["ranking"]
         # A player who resigned earlier (an AI played on for them) is credited as rated: last.
-        resigned = set(resigned) | await self.db.resigned_seats(rec.id)
+        resigned = set(resigned) | await self.db.log.resigned_seats(rec.id)
         if not result.get("teams"):
             ranking = placings(ranking, resigned)
         tie_at_top = len(ranking[0]) > 1 if ranking else False
@@ -327,7 +327,7 @@ class ServiceCore:
                     outcome = "loss"
                 score = result.get("scores", {}).get(seat_id)
                 rows.append(ResultRow(seat.user_id, place, score, outcome))
-        await self.db.save_game(
+        await self.db.games.save(
             rec.id,
             rec.version,
             status="finished",
@@ -340,7 +340,7 @@ class ServiceCore:
         )
         # Seats and the ranking are public once the game is over; the reason text may quote cards.
         log.info("game %s finished: %s, ranking %s", rec.id, rec.kind, ranking)
-        return await self.db.load_game(rec.id)
+        return await self.db.games.load(rec.id)
 
 
 def event_names(rec: GameRecord, events: list[Event]) -> dict[str, str]:

@@ -56,7 +56,7 @@ class Hints(ServiceCore):
             game = await self._game_at(rec)
             if seat.seat not in game.to_act():
                 raise SessionError("It isn't your move: a hint is for a move you have to make now.")
-            already = seat.seat in await self.db.unrated_seats(rec.id)
+            already = seat.seat in await self.db.ratings.unrated_seats(rec.id)
             costs_rating = rated and not already
             if costs_rating and not confirmed:
                 return Hint(rec, seat.seat, None, "", needs_confirmation=True)
@@ -65,12 +65,12 @@ class Hints(ServiceCore):
             action = await asyncio.to_thread(
                 info.choose_ai_action, game, seat.seat, level, (rec.seed + rec.version + 1) & (2**62 - 1)
             )
-            if costs_rating and await self.db.mark_unrated(rec.id, seat.seat, "hint"):
+            if costs_rating and await self.db.ratings.mark_unrated(rec.id, seat.seat, "hint"):
                 # Everyone at the table sees that the game stopped counting for this player.
                 event = Event(
                     "hint", f"💡 {{{seat.seat}}} took a hint: this game no longer counts for their rating."
                 )
-                await self.db.queue_announcement(rec.id, dicts([event]))
+                await self.db.outbox.queue(rec.id, dicts([event]))
                 log.info("game %s: seat %s took a hint (unrated for them)", rec.id, seat.seat)
             return Hint(
                 rec,

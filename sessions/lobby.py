@@ -58,7 +58,7 @@ class Lobby(AiSeats):
             await self._check_lobby_limit(guild_id, host, settings)
             await self._check_table_free(channel_id, host, in_thread)
             try:
-                rec = await self.db.create_game(
+                rec = await self.db.games.create(
                     kind=kind,
                     guild_id=guild_id,
                     channel_id=channel_id,
@@ -73,7 +73,7 @@ class Lobby(AiSeats):
             except ChannelBusy:
                 raise SessionError(CHANNEL_BUSY) from None
             # If the process dies before this, arm_lobby_timers() sets it at the next start-up.
-            await self.db.set_timer(rec.id, LOBBY_TIMER, rec.created_at + settings["lobby_timeout"])
+            await self.db.timers.set(rec.id, LOBBY_TIMER, rec.created_at + settings["lobby_timeout"])
             log.info(
                 "game %s created: %s lobby in guild %s, channel %s%s",
                 rec.id,
@@ -90,7 +90,7 @@ class Lobby(AiSeats):
         if in_thread:
             held = [
                 g
-                for g in await self.db.thread_lobbies_in_channel(channel_id)
+                for g in await self.db.games.thread_lobbies_in_channel(channel_id)
                 if g.host_user_id == host.user_id
             ]
             if held:
@@ -99,7 +99,7 @@ class Lobby(AiSeats):
                     f"{title(held[0].kind)}): press **Start** or **Cancel** on it first."
                 )
         elif (
-            await self.db.active_game_in_channel(channel_id) is not None
+            await self.db.games.active_in_channel(channel_id) is not None
         ):  # e.g. /game new in a game's thread
             raise SessionError(CHANNEL_BUSY)
 
@@ -108,7 +108,7 @@ class Lobby(AiSeats):
         limit = settings["max_lobbies_per_member"]
         held = [
             g
-            for g in await self.db.games(guild_id=guild_id, statuses=("lobby",))
+            for g in await self.db.games.find(guild_id=guild_id, statuses=("lobby",))
             if g.host_user_id == host.user_id
         ]
         if len(held) < limit:
@@ -124,10 +124,10 @@ class Lobby(AiSeats):
         """Give every open lobby without a closing time one (lobbies from before lobby timeouts
         existed, or a crash between creating a lobby and setting its timer). Returns how many."""
         armed = 0
-        for rec in await self.db.games(statuses=("lobby",)):
-            if await self.db.timer(rec.id, LOBBY_TIMER) is None:
+        for rec in await self.db.games.find(statuses=("lobby",)):
+            if await self.db.timers.deadline(rec.id, LOBBY_TIMER) is None:
                 settings = await self.settings(rec.guild_id)
-                await self.db.set_timer(rec.id, LOBBY_TIMER, rec.created_at + settings["lobby_timeout"])
+                await self.db.timers.set(rec.id, LOBBY_TIMER, rec.created_at + settings["lobby_timeout"])
                 armed += 1
         return armed
 
@@ -157,7 +157,7 @@ class Lobby(AiSeats):
                     "{actor} left; the lobby was closed: nobody is left.",
                     data={"names": {"actor": actor.name}},
                 )
-                await self.db.save_game(
+                await self.db.games.save(
                     rec.id,
                     rec.version,
                     status="cancelled",
@@ -167,7 +167,7 @@ class Lobby(AiSeats):
                 )
                 log.info("game %s: the lobby closed, its last human left", rec.id)
                 return Outcome(
-                    await self.db.load_game(rec.id),
+                    await self.db.games.load(rec.id),
                     events=[closed],
                     notice="The lobby was closed: nobody is left.",
                 )
@@ -196,8 +196,8 @@ class Lobby(AiSeats):
                 raise SessionError(f"You are already on team {team}.")
             options = {**rec.options, "teams": {**picks, seat.seat: team}}
             event = Event("lobby", f"{{{seat.seat}}} joined team {team}.", data={"names": {}})
-            await self.db.save_game(rec.id, rec.version, options=options, announce=dicts([event]))
-            return Outcome(await self.db.load_game(rec.id), events=[event])
+            await self.db.games.save(rec.id, rec.version, options=options, announce=dicts([event]))
+            return Outcome(await self.db.games.load(rec.id), events=[event])
 
     async def add_ai(self, game_id: int, actor: Actor, level: str | None = None) -> Outcome:
         async with self.lock(game_id):
@@ -233,7 +233,7 @@ class Lobby(AiSeats):
             except InvalidSetup as exc:  # options x seats the rules cannot start: nothing is saved
                 raise SessionError(f"{info.title} can't start like this: {exc}") from None
             events = [Event("start", f"{info.title} begins!"), *turn_events(rec.seats, [], game)]
-            version = await self.db.save_game(
+            version = await self.db.games.save(
                 rec.id,
                 rec.version,
                 state=game.to_dict(),
@@ -255,7 +255,7 @@ class Lobby(AiSeats):
 
     async def cancel(self, game_id: int, actor: Actor) -> Outcome:
         async with self.lock(game_id):
-            rec = await self.db.load_game(game_id)
+            rec = await self.db.games.load(game_id)
             if rec.status not in ("lobby", "active"):
                 raise SessionError("This game has already ended.")
             if actor.user_id != rec.host_user_id and not actor.is_admin:
@@ -267,7 +267,7 @@ class Lobby(AiSeats):
             result = (
                 unfinished("Cancelled by {actor}.", {"actor": actor.name}) if rec.status == "active" else None
             )
-            await self.db.save_game(
+            await self.db.games.save(
                 rec.id,
                 rec.version,
                 status="cancelled",
@@ -276,7 +276,7 @@ class Lobby(AiSeats):
                 announce=dicts([event]),
             )
             log.info("game %s cancelled by the host or an admin (it was %s)", rec.id, rec.status)
-            rec = await self.db.load_game(rec.id)
+            rec = await self.db.games.load(rec.id)
             return Outcome(rec, events=[event])
 
     def _new_seat(
@@ -289,7 +289,7 @@ class Lobby(AiSeats):
         )
 
     async def _set_host(self, game_id: int, user_id: int | None) -> None:
-        await self.db.set_host(game_id, user_id)
+        await self.db.games.set_host(game_id, user_id)
 
     async def _save_lobby(
         self,
@@ -301,18 +301,18 @@ class Lobby(AiSeats):
         options: dict[str, Any] | None = None,
     ) -> Outcome:
         event = Event("lobby", text, data={"names": names or {}})
-        await self.db.save_game(
+        await self.db.games.save(
             rec.id, rec.version, seats=renumber(seats), announce=dicts([event]), options=options
         )
-        return Outcome(await self.db.load_game(rec.id), events=[event])
+        return Outcome(await self.db.games.load(rec.id), events=[event])
 
     async def channel_game(self, channel_id: int, user_id: int | None = None) -> GameRecord | None:
         """The lobby or running game of a channel or game thread, if any. In a channel whose games
         go to threads, the open lobby ``user_id`` hosts (or else sits in; the newest)."""
-        played_here = await self.db.active_game_in_channel(channel_id)
+        played_here = await self.db.games.active_in_channel(channel_id)
         if played_here is not None or user_id is None:
             return played_here
-        lobbies = [g for g in await self.db.thread_lobbies_in_channel(channel_id) if g.seat_of_user(user_id)]
+        lobbies = [g for g in await self.db.games.thread_lobbies_in_channel(channel_id) if g.seat_of_user(user_id)]
         hosted = [g for g in lobbies if g.host_user_id == user_id]
         found = hosted or lobbies
         return found[-1] if found else None

@@ -35,7 +35,7 @@ async def rebuild_ratings(path: Path) -> str:
     """Rebuild and describe the result in one line."""
     started = time.perf_counter()
     async with await Database.open(path) as db:
-        games, ratings = await db.rebuild_ratings(rate_game)
+        games, ratings = await db.ratings.rebuild(rate_game)
         fingerprint = await ratings_fingerprint(db)
     seconds = time.perf_counter() - started
     return (f"Rebuilt ratings from {games:,} rated game{'s' if games != 1 else ''}: {ratings:,} rating"
@@ -45,7 +45,7 @@ async def rebuild_ratings(path: Path) -> str:
 async def ratings_fingerprint(db: Database) -> str:
     """A short digest of every rating and history row: equal databases print equal digests."""
     digest = hashlib.sha256()
-    for row in await db.rating_snapshot():
+    for row in await db.ratings.snapshot():
         digest.update(repr(row).encode())
     return digest.hexdigest()[:16]
 

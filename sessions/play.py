@@ -27,7 +27,7 @@ class Play(AiSeats):
             if expected_version is not None and expected_version != rec.version:
                 # Only an older board can have been played already; a later version is forged.
                 done = (
-                    await self.db.action_at_version(rec.id, expected_version + 1)
+                    await self.db.log.at_version(rec.id, expected_version + 1)
                     if 0 <= expected_version < rec.version
                     else None
                 )
@@ -86,12 +86,12 @@ class Play(AiSeats):
             # Several players: an AI takes the seat so the others can play on.
             seats = [replace(s, ai_level="easy") if s.seat == seat.seat else s for s in rec.seats]
             event = Event("resign", f"{{{seat.seat}}} resigned; an AI plays their seat from here.")
-            await self.db.save_game(
+            await self.db.games.save(
                 rec.id,
                 rec.version,
                 actions=[ActionRow(seat.seat, "resign", "system", actor.user_id)],
                 seats=seats,
                 announce=dicts([event]),
             )
-            rec = await self.db.load_game(rec.id)
+            rec = await self.db.games.load(rec.id)
             return await self._after_change(rec, game, [event], previous_to_act=game.to_act())

@@ -137,7 +137,7 @@ async def load_replay(service: GameService, game_id: int, guild_id: int) -> Repl
     if not 0 < game_id < 2**63:
         raise SessionError(no_such_game(game_id))
     try:
-        rec = await service.db.load_game(game_id)
+        rec = await service.db.games.load(game_id)
     except GameNotFound:
         raise SessionError(no_such_game(game_id)) from None
     if rec.guild_id != guild_id:
@@ -157,7 +157,7 @@ async def load_replay(service: GameService, game_id: int, guild_id: int) -> Repl
         raise SessionError(
             f"Game #{game_id}'s saved data cannot be read, so it cannot be replayed."
         ) from None
-    return Replay(rec, await service.db.actions(game_id), start)
+    return Replay(rec, await service.db.log.of_game(game_id), start)
 
 
 # -- the animated GIF ------------------------------------------------------------------------------

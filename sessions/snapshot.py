@@ -94,16 +94,16 @@ class SavedFacts:
 
     async def deadline(self, db: Database, rec: GameRecord, game: Game | None) -> float | None:
         if rec.status == "lobby":
-            return await db.timer(rec.id, LOBBY_TIMER)
+            return await db.timers.deadline(rec.id, LOBBY_TIMER)
         if rec.status == "active" and game is not None and not game.is_over:
             known = self.deadlines.get(rec.id, rec.version)
-            return known if known is not None else await db.timer(rec.id, TURN_TIMER)
+            return known if known is not None else await db.timers.deadline(rec.id, TURN_TIMER)
         return None
 
     async def moves_played(self, db: Database, rec: GameRecord, game: Game) -> int:
         known = self.moves.get(rec.id, rec.version)
         if known is None:
-            known = moves_played(game, await db.actions(rec.id))
+            known = moves_played(game, await db.log.of_game(rec.id))
             self.moves.put(rec.id, rec.version, known)
         return known
 

@@ -29,12 +29,12 @@ class Timeouts(AiSeats):
         if purpose == REMIND_TIMER:
             return await self._remind(game_id)
         async with self.lock(game_id):
-            rec = await self.db.load_game(game_id)
+            rec = await self.db.games.load(game_id)
             if rec.status != "active":
                 return None
             # Take the timer: its row goes only if it is due, for one caller whichever process
             # asks. Not due: re-armed meanwhile (the scheduler comes back); gone: already fired.
-            if not await self.db.claim_timer(game_id, purpose, self._clock() + 0.001):
+            if not await self.db.timers.claim(game_id, purpose, self._clock() + 0.001):
                 return None
             game = await self._game_at(rec)
             settings = await self.settings(rec.guild_id)
@@ -48,7 +48,7 @@ class Timeouts(AiSeats):
                     times = "once" if strikes == 1 else f"{strikes} times in a row"
                     abandoned = Event("abandon", f"{{{seat.seat}}} timed out {times}: the game is abandoned.")
                     why = unfinished(f"Abandoned: {{{seat.seat}}} timed out {times}.")
-                    await self.db.save_game(
+                    await self.db.games.save(
                         rec.id,
                         rec.version,
                         status="abandoned",
@@ -59,7 +59,7 @@ class Timeouts(AiSeats):
                     log.info(
                         "game %s abandoned: seat %s timed out %d times in a row", rec.id, seat.seat, strikes
                     )
-                    rec = await self.db.load_game(rec.id)
+                    rec = await self.db.games.load(rec.id)
                     return Outcome(rec, game, [abandoned])
                 if strikes >= settings["afk_strikes"]:
                     seats = [
@@ -100,21 +100,21 @@ class Timeouts(AiSeats):
             "the game is abandoned (nobody wins, nothing is rated).",
         )
         why = unfinished(f"Abandoned: {who} timed out {times} and no player was left.")
-        await self.db.save_game(
+        await self.db.games.save(
             rec.id, rec.version, status="abandoned", clear_timers=True, result=why, announce=dicts([event])
         )
         log.info("game %s abandoned: no human seat left after timeouts", rec.id)
-        return Outcome(await self.db.load_game(rec.id), game, [event])
+        return Outcome(await self.db.games.load(rec.id), game, [event])
 
     async def _remind(self, game_id: int) -> Outcome | None:
         """Half the turn time is gone (or, in a long turn, all but its last eighth): queue a
         reminder for the humans who still owe a move."""
         async with self.lock(game_id):
-            rec = await self.db.load_game(game_id)
-            deadline = await self.db.timer(game_id, REMIND_TIMER)
+            rec = await self.db.games.load(game_id)
+            deadline = await self.db.timers.deadline(game_id, REMIND_TIMER)
             if deadline is None or deadline > self._clock() + 0.001:
                 return None
-            await self.db.clear_timer(game_id, REMIND_TIMER)
+            await self.db.timers.clear(game_id, REMIND_TIMER)
             if rec.status != "active":
                 return None
             game = await self._game_at(rec)
@@ -123,23 +123,23 @@ class Timeouts(AiSeats):
             if game.is_over or not owing:
                 return None
             reminder = Event(TURN_EVENT, "", data={"seats": owing, "reminder": True})
-            await self.db.queue_announcement(rec.id, dicts([reminder]))
+            await self.db.outbox.queue(rec.id, dicts([reminder]))
             last = last_reminder(
-                await self.db.timer(game_id, TURN_TIMER),
+                await self.db.timers.deadline(game_id, TURN_TIMER),
                 (await self.settings(rec.guild_id)).turn_timeout(rec.kind),
             )
             if last is not None and last > deadline + 1:  # this was the half-way one: one more near the end
-                await self.db.set_timer(game_id, REMIND_TIMER, last)
+                await self.db.timers.set(game_id, REMIND_TIMER, last)
             return Outcome(rec, game, [reminder])
 
     async def _close_unstarted_lobby(self, game_id: int) -> Outcome | None:
         async with self.lock(game_id):
-            rec = await self.db.load_game(game_id)
-            deadline = await self.db.timer(game_id, LOBBY_TIMER)
+            rec = await self.db.games.load(game_id)
+            deadline = await self.db.timers.deadline(game_id, LOBBY_TIMER)
             if deadline is None:
                 return None
             if rec.status != "lobby":  # started or closed meanwhile: the timer is left over
-                await self.db.clear_timer(game_id, LOBBY_TIMER)
+                await self.db.timers.clear(game_id, LOBBY_TIMER)
                 return None
             if deadline > self._clock() + 0.001:
                 return None  # not due yet; the scheduler will come back
@@ -148,11 +148,11 @@ class Timeouts(AiSeats):
                 "Open a new one with `/game new`."
             )
             closed = Event("lobby_timeout", text)
-            await self.db.save_game(
+            await self.db.games.save(
                 rec.id, rec.version, status="cancelled", clear_timers=True, announce=dicts([closed])
             )
             log.info("game %s: the lobby closed, nobody started it in time", rec.id)
-            return Outcome(await self.db.load_game(rec.id), events=[closed])
+            return Outcome(await self.db.games.load(rec.id), events=[closed])
 
 
 # A turn at least this long (a correspondence game) gets a second reminder near its end.

@@ -44,7 +44,7 @@ class TimerScheduler:
     async def start(self) -> int:
         """Arm every timer in the database (and start polling, if asked); returns how many."""
         await self._service.arm_lobby_timers()
-        timers = await self._service.db.timers()
+        timers = await self._service.db.timers.pending()
         for game_id, purpose, deadline in timers:
             self._arm(game_id, purpose, deadline)
         if self._poll_seconds > 0 and self._poller is None:
@@ -55,7 +55,7 @@ class TimerScheduler:
         """Arm the due timers this process has not armed (their process died, or changed a
         game this one does not follow); returns how many."""
         picked = 0
-        for game_id, purpose, deadline in await self._service.db.timers(due_by=self._clock()):
+        for game_id, purpose, deadline in await self._service.db.timers.pending(due_by=self._clock()):
             if self._deadlines.get((game_id, purpose)) != deadline:
                 log.info("game %s: picked up a due %s timer armed elsewhere", game_id, purpose)
                 self._arm(game_id, purpose, deadline)
@@ -81,7 +81,7 @@ class TimerScheduler:
         if known is not None:
             stored = {purpose: deadline for purpose, deadline in known.items() if deadline is not None}
         else:
-            stored = {purpose: deadline for _, purpose, deadline in await self._service.db.timers(game_id=game_id)}
+            stored = {purpose: deadline for _, purpose, deadline in await self._service.db.timers.pending(game_id=game_id)}
         purposes = set(TIMER_PURPOSES) | set(stored) | {purpose for (gid, purpose) in self._tasks if gid == game_id}
         for purpose in sorted(purposes):
             deadline = stored.get(purpose)

@@ -28,7 +28,7 @@ async def games_of(service: GameService, user_id: int) -> tuple[list[Waiting], l
     any more; a damaged game is left out (its channel was told)."""
     waiting: list[Waiting] = []
     others: list[GameRecord] = []
-    for listed in await service.db.games(statuses=("active",), user_id=user_id):
+    for listed in await service.db.games.find(statuses=("active",), user_id=user_id):
         seat = listed.seat_of_user(user_id)
         if seat is None or seat.is_ai:
             continue
@@ -39,7 +39,7 @@ async def games_of(service: GameService, user_id: int) -> tuple[list[Waiting], l
         if game is None or rec.status != "active":
             continue
         if seat.seat in game.to_act():
-            waiting.append(Waiting(rec, game, seat.seat, await service.db.timer(rec.id, "turn")))
+            waiting.append(Waiting(rec, game, seat.seat, await service.db.timers.deadline(rec.id, "turn")))
         else:
             others.append(rec)
     waiting.sort(key=lambda w: (math.inf if w.deadline is None else w.deadline, w.record.id))

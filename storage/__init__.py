@@ -1,26 +1,32 @@
-"""Persistence: SQLite (aiosqlite, the default) or PostgreSQL (asyncpg), one interface. See
-storage.db (the queries), storage.sqlite and storage.postgres (the backends), storage.ratings."""
+"""Persistence: SQLite (aiosqlite, the default) or PostgreSQL (asyncpg), one interface.
+storage.db opens a :class:`Database`, whose parts each live in a module by concern (games,
+log, outbox, timers, settings, ratings, damage, pings, hands, prefs); storage.sqlite and
+storage.postgres are the backends."""
 
-from storage.db import (
-    ActionRow,
-    Announcement,
+from storage.db import Database
+from storage.errors import (
     ChannelBusy,
     ConstraintViolation,
-    Database,
     DatabaseGone,
     DatabaseUnavailable,
-    GameAccess,
     GameDamaged,
     GameNotFound,
-    GameRecord,
-    HandMessage,
-    LoggedAction,
-    ResultRow,
-    SeatRecord,
     StorageError,
     VersionConflict,
 )
-from storage.ratings import FinishedGame, HistoryGame, RateGame, RatingChange, StoredRating, player_of
+from storage.hands import HandMessage
+from storage.log import ActionRow, LoggedAction
+from storage.outbox import Announcement
+from storage.ratings import (
+    FinishedGame,
+    HistoryGame,
+    RateGame,
+    RatingChange,
+    ResultRow,
+    StoredRating,
+    player_of,
+)
+from storage.records import GameAccess, GameRecord, SeatRecord
 
 __all__ = [
     "ActionRow",

@@ -1,7 +1,7 @@
 """The PostgreSQL backend (asyncpg): a pool of connections, shared by several bot processes.
 
-The queries of :class:`storage.db.Database` are written once, with ``?`` placeholders; they are
-rewritten here to ``$1..$n`` (once per distinct statement). A transaction holds one pooled
+The queries of the storage modules (storage.games, storage.outbox, ...) are written once, with
+``?`` placeholders; they are rewritten here to ``$1..$n`` (once per distinct statement). A transaction holds one pooled
 connection for its whole length (kept in a context variable, so the statements of that task go
 to it); any other statement takes whichever pooled connection is free. The per-game lock is a
 session advisory lock, so two processes serialise their actions on one game.

@@ -1,10 +1,10 @@
-"""The rating tables (migration 006): ratings, rating_history, unrated_seats, and the reads
-behind /game leaderboard, profile and history.
+"""The rating tables (migration 006): ratings, rating_history, unrated_seats, the results
+a finished game writes, and the reads behind /game leaderboard, profile, history and stats.
 
-:class:`RatingTables` is a part of :class:`storage.Database`; it only reads and writes rows.
-How a finished game changes ratings is a function given by the session layer (``RateGame``);
-storage calls it inside the transaction that finishes the game, and again for every finished
-game, in finishing order, when the ratings are rebuilt, so the two can never disagree.
+:class:`RatingTables` only reads and writes rows. How a finished game changes ratings is a
+function given by the session layer (``RateGame``); storage calls it inside the transaction
+that finishes the game, and again for every finished game, in finishing order, when the
+ratings are rebuilt, so the two can never disagree.
 """
 
 from __future__ import annotations
@@ -12,10 +12,20 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from storage.db import SeatRecord
+from storage.backend import Step, Table, marks
+from storage.records import SeatRecord, seat_from_row
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """A member's place in a finished game (the ``results`` table, behind /game stats)."""
+
+    user_id: int
+    place: int
+    score: float | None
+    outcome: str
 
 
 @dataclass(frozen=True)
@@ -86,46 +96,29 @@ class HistoryGame:
     rating_delta: float | None  # None: the game was not rated for this member
 
 
-_RATING_COLUMNS = "player, user_id, name, mu, sigma, rating, games, wins, draws, streak, best_streak, last_game_id"
+_RATING_COLUMNS = (
+    "player, user_id, name, mu, sigma, rating, games, wins, draws, streak, best_streak, last_game_id"
+)
 _REPLACE_RATING = ", ".join(f"{c} = excluded.{c}" for c in _RATING_COLUMNS.split(", ")[1:])
 
 
-class RatingTables:
-    """Rating reads and writes; mixed into :class:`storage.db.Database`."""
-
-    # Provided by Database (declared here for the type checker).
-    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        raise NotImplementedError
-
-    async def _run(self, sql: str, params: Sequence[Any] = ()) -> tuple[int, None]:
-        raise NotImplementedError
-
-    async def _run_many(self, sql: str, rows: Any) -> None:
-        raise NotImplementedError
-
-    def _transaction(self) -> Any:
-        raise NotImplementedError
-
-    def _seat_record(self, row: Any) -> SeatRecord:
-        raise NotImplementedError
-
-    async def _lock_ratings(self) -> None:
-        raise NotImplementedError
+class RatingTables(Table):
+    """Rating reads and writes (``db.ratings``)."""
 
     # -- writing ---------------------------------------------------------------------------
-    async def _rate_finished_game(self, game_id: int, rate: RateGame) -> None:
+    async def rate_finished_game(self, game_id: int, rate: RateGame) -> None:
         """Inside the transaction that finished ``game_id``: apply ``rate`` to it."""
-        await self._lock_ratings()
+        await self._backend.lock_ratings()
         (game,) = await self._finished_games("g.id = ?", (game_id,))
         current = await self._ratings_of(game.guild_id, game.kind, _players_of(game))
         await self._write_changes(game, rate(game, current))
 
-    async def rebuild_ratings(self, rate: RateGame) -> tuple[int, int]:
+    async def rebuild(self, rate: RateGame) -> tuple[int, int]:
         """Forget every rating and replay every finished game through ``rate``, in finishing
         order, in one transaction (a game finishing meanwhile waits for it). Returns (games
         rated, rating rows)."""
         async with self._transaction():
-            await self._lock_ratings()
+            await self._backend.lock_ratings()
             await self._run("DELETE FROM rating_history")
             await self._run("DELETE FROM ratings")
             games = await self._finished_games("1 = 1", ())
@@ -144,15 +137,15 @@ class RatingTables:
                     current[(game.guild_id, game.kind, change.after.player)] = change.after
                     history.append(_history_row(game, change))
             await self._run_many(
-                f"INSERT INTO ratings (guild_id, kind, {_RATING_COLUMNS}) VALUES ({_marks(14)})",
+                f"INSERT INTO ratings (guild_id, kind, {_RATING_COLUMNS}) VALUES ({marks(14)})",
                 [(guild, kind, *_rating_values(r)) for (guild, kind, _), r in current.items()],
             )
-            await self._run_many(f"INSERT INTO rating_history VALUES ({_marks(14)})", history)
+            await self._run_many(f"INSERT INTO rating_history VALUES ({marks(14)})", history)
         return rated, len(current)
 
     async def mark_unrated(self, game_id: int, seat: str, reason: str) -> bool:
         """Leave ``seat`` unrated in this game; False if it already was."""
-        count, _ = await self._run(
+        count = await self._run(
             "INSERT INTO unrated_seats (game_id, seat, reason) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             (game_id, seat, reason),
         )
@@ -162,17 +155,11 @@ class RatingTables:
         rows = await self._fetch("SELECT seat FROM unrated_seats WHERE game_id = ?", (game_id,))
         return {r[0] for r in rows}
 
-    async def resigned_seats(self, game_id: int) -> set[str]:
-        """Seats whose player resigned in this game (an AI may have played on for them)."""
-        rows = await self._fetch(
-            "SELECT seat FROM actions WHERE game_id = ? AND action = 'resign' AND source = 'system'", (game_id,)
-        )
-        return {r[0] for r in rows}
-
-    async def rating_snapshot(self) -> list[tuple[Any, ...]]:
+    async def snapshot(self) -> list[tuple[Any, ...]]:
         """Every rating and rating-history row in a fixed order (to compare two databases)."""
-        ratings = await self._fetch(f"SELECT guild_id, kind, {_RATING_COLUMNS} FROM ratings "
-                                    "ORDER BY guild_id, kind, player")
+        ratings = await self._fetch(
+            f"SELECT guild_id, kind, {_RATING_COLUMNS} FROM ratings ORDER BY guild_id, kind, player"
+        )
         history = await self._fetch("SELECT * FROM rating_history ORDER BY game_id, player")
         return [tuple(r) for r in ratings] + [tuple(r) for r in history]
 
@@ -214,9 +201,7 @@ class RatingTables:
         )
         return [r[0] for r in rows]
 
-    async def rating_series(
-        self, guild_id: int, player: str, kind: str, limit: int
-    ) -> list[tuple[float, float]]:
+    async def series(self, guild_id: int, player: str, kind: str, limit: int) -> list[tuple[float, float]]:
         """(finished_at, rating after) of the player's latest ``limit`` rated games, oldest first."""
         rows = await self._fetch(
             "SELECT finished_at, rating FROM rating_history WHERE guild_id = ? AND player = ? AND kind = ? "
@@ -257,13 +242,24 @@ class RatingTables:
         rows = await self._fetch(sql, params)
         return int(rows[0][0])
 
+    async def member_stats(self, guild_id: int, user_id: int) -> dict[str, dict[str, int]]:
+        """A member's finished games on this server: kind -> outcome -> how many."""
+        rows = await self._fetch(
+            "SELECT kind, outcome, COUNT(*) FROM results WHERE guild_id = ? AND user_id = ? GROUP BY kind, outcome",
+            (guild_id, user_id),
+        )
+        stats: dict[str, dict[str, int]] = {}
+        for kind, outcome, count in rows:
+            stats.setdefault(kind, {})[outcome] = count
+        return stats
+
     # -- internals --------------------------------------------------------------------------
     async def _ratings_of(self, guild_id: int, kind: str, players: Sequence[str]) -> dict[str, StoredRating]:
         if not players:
             return {}
         rows = await self._fetch(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE guild_id = ? AND kind = ? "
-            f"AND player IN ({_marks(len(players))})",
+            f"AND player IN ({marks(len(players))})",
             (guild_id, kind, *players),
         )
         return {r[0]: _rating_from_row(r) for r in rows}
@@ -272,12 +268,12 @@ class RatingTables:
         if not changes:
             return
         await self._run_many(
-            f"INSERT INTO ratings (guild_id, kind, {_RATING_COLUMNS}) VALUES ({_marks(14)}) "
+            f"INSERT INTO ratings (guild_id, kind, {_RATING_COLUMNS}) VALUES ({marks(14)}) "
             f"ON CONFLICT (guild_id, kind, player) DO UPDATE SET {_REPLACE_RATING}",
             [(game.guild_id, game.kind, *_rating_values(c.after)) for c in changes],
         )
         await self._run_many(
-            f"INSERT INTO rating_history VALUES ({_marks(14)})", [_history_row(game, c) for c in changes]
+            f"INSERT INTO rating_history VALUES ({marks(14)})", [_history_row(game, c) for c in changes]
         )
 
     async def _seats_of(self, game_ids: Sequence[int]) -> dict[int, list[SeatRecord]]:
@@ -285,11 +281,11 @@ class RatingTables:
         for start in range(0, len(game_ids), 500):  # SQLite's limit on bound parameters
             chunk = game_ids[start : start + 500]
             rows = await self._fetch(
-                f"SELECT * FROM seats WHERE game_id IN ({_marks(len(chunk))}) ORDER BY game_id, position",
+                f"SELECT * FROM seats WHERE game_id IN ({marks(len(chunk))}) ORDER BY game_id, position",
                 chunk,
             )
             for row in rows:
-                seats.setdefault(row["game_id"], []).append(self._seat_record(row))
+                seats.setdefault(row["game_id"], []).append(seat_from_row(row))
         return seats
 
     async def _finished_games(self, where: str, params: Sequence[Any]) -> list[FinishedGame]:
@@ -330,8 +326,20 @@ def _players_of(game: FinishedGame) -> list[str]:
     return sorted({player_of(s) for s in game.seats})
 
 
-def _marks(count: int) -> str:
-    return ", ".join("?" * count)
+def result_steps(game_id: int, results: Sequence[ResultRow], now: float) -> list[Step]:
+    """The ``results`` rows of a save that finishes a game (one per member)."""
+    if not results:
+        return []
+    return [
+        (
+            "INSERT INTO results (game_id, guild_id, kind, user_id, place, score, outcome, finished_at) "
+            "SELECT g.id, g.guild_id, g.kind, ?, ?, ?, ?, ? FROM games g WHERE g.id = ? "
+            "ON CONFLICT (game_id, user_id) DO UPDATE SET place = excluded.place, score = excluded.score, "
+            "outcome = excluded.outcome, finished_at = excluded.finished_at",
+            [(r.user_id, r.place, r.score, r.outcome, now, game_id) for r in results],
+            True,
+        )
+    ]
 
 
 def _rating_values(r: StoredRating) -> tuple[Any, ...]:

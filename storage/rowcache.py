@@ -4,7 +4,7 @@ A click loads its game and saves it; the announcement that follows loads it agai
 each load is a trip to aiosqlite's thread, and that trip (0.03 ms with both threads on one
 core, 0.17 ms and more when the thread wakes on another core) costs more than SQLite's own
 work. When one process owns the database (SQLite: the bot refuses to share the file) nothing
-else writes a game, so :class:`storage.db.Database` keeps the rows it read and updates them
+else writes a game, so :class:`storage.games.GameTable` keeps the rows it read and updates them
 with what it writes, and a load is served from here.
 
 The rows are kept as stored (JSON columns as text), and every load decodes them again: a

@@ -1,9 +1,9 @@
 """The SQLite backend (aiosqlite): one file, WAL mode, one connection (and one for background
 checkpoints, storage.checkpoints), one process.
 
-It runs the statements that :class:`storage.db.Database` gives it. One connection serves every
-game, so a transaction holds a connection lock for its whole length (statements of other tasks
-wait instead of joining it). The file is checked before use (header, ``quick_check``, schema
+It runs the statements of the storage modules (storage.games, storage.outbox, ...). One
+connection serves every game, so a transaction holds a connection lock for its whole length
+(statements of other tasks wait instead of joining it). The file is checked before use (header, ``quick_check``, schema
 version) and before each write (still the same file), because a SQLite file can be replaced or
 deleted under a running bot.
 """

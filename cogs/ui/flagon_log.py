@@ -61,10 +61,10 @@ async def on_send_action_log(
     bot: DragonTavern, interaction: discord.Interaction, route: routing.Route
 ) -> None:
     await interaction.response.defer(ephemeral=True, thinking=True)
-    rec = await bot.db.load_game(route.game_id)
+    rec = await bot.db.games.load(route.game_id)
     if rec.status != "finished":
         raise SessionError("The action log is available once the game is over.")
-    logged = await bot.db.actions(rec.id)
+    logged = await bot.db.log.of_game(rec.id)
     started = await bot.service.new_game_for(rec)
     # Optional work: the side lane, not the pool games need (sessions.heavywork); kept per game.
     text = await bot.side_work.submit(

@@ -135,7 +135,7 @@ def _team_option_on(rec: GameRecord) -> bool:
 
 async def on_choose_team(bot: DragonTavern, interaction: discord.Interaction, route: routing.Route) -> None:
     """Join team A / Join team B in the lobby: record the clicking player's team, redraw the lobby."""
-    rec = await bot.db.load_game(route.game_id)
+    rec = await bot.db.games.load(route.game_id)
     if rec.status != "lobby" or not _team_option_on(rec):
         raise SessionError("Teams are picked in the lobby of a team game.")
     await interaction.response.defer()

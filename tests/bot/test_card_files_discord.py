@@ -51,7 +51,7 @@ async def test_a_member_cannot_name_a_card_file_in_game_options(world, path):
     [reply] = private_replies(result)
     assert "has no option `cards_file`" in reply
     assert "Lobby #" not in public_channel_text(channel)
-    assert await env.bot.service.db.active_game_in_channel(channel.id) is None
+    assert await env.bot.service.db.games.active_in_channel(channel.id) is None
 
 
 async def test_admin_picks_a_card_file_and_games_use_it(world, cards_dir):

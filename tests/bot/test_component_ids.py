@@ -150,7 +150,7 @@ MALFORMED = [
 async def test_a_malformed_id_gets_a_clear_private_message_and_changes_nothing(two_servers, template):  # noqa: F811
     env, channel, _, m = two_servers
     board = await _running_game(channel, m["alice"], m["bob"])
-    rec = await env.bot.service.db.active_game_in_channel(channel.id)
+    rec = await env.bot.service.db.games.active_in_channel(channel.id)
     before = await _snapshot(env.bot)
     values = ["0"] if ":ts:" in template or ":ps:" in template else None
     result = await _forge(m["alice"], board, template.format(id=rec.id), values)
@@ -180,7 +180,7 @@ async def test_a_malformed_game_control_gets_a_clear_private_message(two_servers
     await m["bob"].click(last_board(channel), label="Join")
     await m["alice"].click(last_board(channel), label="Start")
     board = last_board(channel)
-    rec = await env.bot.service.db.active_game_in_channel(channel.id)
+    rec = await env.bot.service.db.games.active_in_channel(channel.id)
     before = await _snapshot(env.bot)
     values = ["plan:x"] if ":plan:" in template else None
     result = await _forge(m["alice"], board, template.format(id=rec.id, version=rec.version), values)

@@ -375,7 +375,7 @@ def _report(name: str, player: Player, actions: list[Any], game: Any) -> float:
 async def test_whole_games_take_about_one_click_per_decision(world, seats):
     env, bot, channel, m = world
     player, game = await _play_whole_game(world, [s for s in seats if s != "AI"], ai="AI" in seats)
-    actions = await bot.service.db.actions(player.gid)
+    actions = await bot.service.db.log.of_game(player.gid)
     human = [a for a in actions if a.source == "player"]
     assert len(human) == player.actions_wanted  # each decision played just what it wanted
     assert _report(" + ".join(seats), player, actions, game) <= 1.5

@@ -299,7 +299,7 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
         await table.step()
     rec, game = await table.load()
     assert game.is_over and rec.status == "finished"
-    log = [(a.seat, a.action) for a in await bot.service.db.actions(gid)]
+    log = [(a.seat, a.action) for a in await bot.service.db.log.of_game(gid)]
     assert ("p1", "brawl:p2") in log
     # Both private paths were used for item discards: alice's DM, bob's "Show my hand".
     assert table.private_choices == {"p1", "p2"}
@@ -319,7 +319,7 @@ async def test_three_seat_game_with_a_brawl_and_the_final_battle(world, db_path)
     held = {p: game.view(p)["my_items"] + game.view(p)["my_pending"] for p in game.players}
     for seat, items in held.items():
         assert all(item["name"] in revealed for item in items), (seat, items, revealed)
-    used = {a.action.split(":")[1] for a in await bot.service.db.actions(gid) if a.action.startswith("use:")}
+    used = {a.action.split(":")[1] for a in await bot.service.db.log.of_game(gid) if a.action.startswith("use:")}
     public = public.replace(revealed, "")
     leaked = [name for item, name in ITEM_NAMES.items() if item not in used and name in public]
     assert leaked == []

@@ -41,13 +41,13 @@ async def test_one_command_keeps_and_rolls_and_autocomplete_offers_it(world):
     assert values[at + 1 : at + 3] == [f"{keep}+roll", f"{keep}+stop"]
     label = next(c["name"] for c in choices if c["value"] == f"{keep}+roll")
     assert label.startswith(f"{keep}+roll — Keep ") and " & roll " in label
-    version = (await bot.db.load_game(1)).version
+    version = (await bot.db.games.load(1)).version
     result = await alice.slash(channel, "play", action=f"{keep}+roll")
     assert private_replies(result) == [f"✅ Played `{keep}+roll`."]
     rec, game = await bot.service.load(1)
     assert rec.version == version + 1  # one action, one save
     assert game.view(None)["phase"] in ("roll", "rally", "decide") or game.to_act() == ["p2"]
-    assert (await bot.db.actions(1))[-1].action == f"{keep}+roll"
+    assert (await bot.db.log.of_game(1))[-1].action == f"{keep}+roll"
     assert f"{keep}+roll" not in texts_of(last_board(channel))  # the board speaks in words
 
 
@@ -56,14 +56,14 @@ async def test_a_joined_move_that_cannot_be_played_is_refused_privately_and_chan
     alice, bob = m["alice"], m["bob"]
     await start(channel, m)
     await alice.slash(channel, "play", action="recruit")
-    rec = await bot.db.load_game(1)
+    rec = await bot.db.games.load(1)
     for action in ("keep:1+bank", "roll+keep:1", "keep:9,9+roll"):
         result = await alice.slash(channel, "play", action=action)
         replies = private_replies(result)
         assert len(replies) == 1 and replies[0].startswith("⚠️"), (action, replies)
     result = await bob.slash(channel, "play", action="keep:1+roll")
     assert private_replies(result)[0].startswith("⚠️")
-    assert (await bot.db.load_game(1)).version == rec.version
+    assert (await bot.db.games.load(1)).version == rec.version
 
 
 async def test_a_whole_game_by_joined_moves_replays_exactly(world):

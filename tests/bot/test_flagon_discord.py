@@ -177,7 +177,7 @@ async def test_four_characters_two_humans_play_to_the_end_by_dm_and_buttons(worl
     assert message.flags.ephemeral and message.attachments[0].filename == f"flagon-game-{gid}.txt"
     log_text = (await message.attachments[0].read()).decode()
     assert "alice: Play Nari  `char:nari`" in log_text and "reveals" in log_text
-    assert len(log_text.splitlines()) > len(await env.bot.service.db.actions(gid))
+    assert len(log_text.splitlines()) > len(await env.bot.service.db.log.of_game(gid))
 
 
 async def test_closed_dms_plan_through_the_board_button_and_plans_stay_secret(world):
@@ -261,7 +261,7 @@ async def test_options_late_night_text_only_board_and_planning_timeout(world):
     assert card not in prompt.content and f"I:{card}" not in texts_of(prompt)
     # Nobody plans any more: at the timeout the AFK policy plans for both and the step runs.
     await env.advance_time(601)
-    logged = await env.bot.service.db.actions(gid)
+    logged = await env.bot.service.db.log.of_game(gid)
     by_timeout = {row.seat for row in logged if row.source == "timeout" and row.action.startswith("plan:")}
     assert by_timeout == {"p1", "p2"}, "the AFK policy planned the missing cards of both seats"
     assert RESOLVED.search(public_channel_text(channel))  # and the first time step was played
@@ -315,7 +315,7 @@ async def test_under_eyes_of_gaia_the_public_board_names_the_card_played_last(wo
     # The set-up: her Dragon card is in her deck (as if she had picked up the Flagon).
     rec, game = await load(env, gid)
     game.s["chars"]["margalo"]["mat"] = []
-    await env.bot.service.db.save_game(gid, rec.version, state=game.to_dict())
+    await env.bot.service.db.games.save(gid, rec.version, state=game.to_dict())
     plain = Image.open(io.BytesIO(await board_of(channel).attachments[0].read())).height
     await plan_one(env, channel, m["alice"], gid, ephemeral=True, prefer={"margalo": "eyes_of_gaia"})
 

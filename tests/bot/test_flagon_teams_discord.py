@@ -63,22 +63,22 @@ async def test_an_impossible_split_is_refused_and_nothing_starts(table):
     assert private_replies(result) == [
         "⚠️ The Dragon & Flagon can't start like this: Team B has no players; both teams need at least one."
     ]
-    rec = await env.bot.service.db.load_game(1)
+    rec = await env.bot.service.db.games.load(1)
     assert rec.status == "lobby" and rec.state is None
     # moving one player over is still 4 against 1: refused too
     await m["eve"].click(last_board(channel), label="Join team B")
     result = await m["alice"].click(last_board(channel), label="Start")
     assert "Teams of 4 and 1 players cannot field the same number of characters" in private_replies(result)[0]
-    assert (await env.bot.service.db.load_game(1)).status == "lobby"
+    assert (await env.bot.service.db.games.load(1)).status == "lobby"
 
 
 async def test_a_member_without_a_seat_cannot_pick_a_team(table):
     env, channel, m = table
     await open_team_lobby(channel, m)
-    before = await env.bot.service.db.load_game(1)
+    before = await env.bot.service.db.games.load(1)
     result = await m["frank"].click(last_board(channel), label="Join team B")
     assert private_replies(result) == ["⚠️ Only seated players pick a team: press Join first."]
-    after = await env.bot.service.db.load_game(1)
+    after = await env.bot.service.db.games.load(1)
     assert after.version == before.version and "teams" not in after.options
 
 
@@ -92,10 +92,10 @@ async def test_a_pick_leaves_with_its_player(table):
     env, channel, m = table
     await open_team_lobby(channel, m)
     await m["eve"].click(last_board(channel), label="Join team B")
-    eve_seat = (await env.bot.service.db.load_game(1)).seat_of_user(m["eve"].user.id).seat
+    eve_seat = (await env.bot.service.db.games.load(1)).seat_of_user(m["eve"].user.id).seat
     await m["eve"].click(last_board(channel), label="Leave")
     # frank takes the freed seat id and has picked nothing
     await m["frank"].click(last_board(channel), label="Join")
-    rec = await env.bot.service.db.load_game(1)
+    rec = await env.bot.service.db.games.load(1)
     assert rec.seat_of_user(m["frank"].user.id).seat == eve_seat
     assert eve_seat not in rec.options["teams"]

@@ -85,7 +85,7 @@ async def test_a_forged_ratings_button_number_is_a_broken_button(two_servers, ca
 async def test_forged_game_ids_and_versions_on_the_board_change_nothing(two_servers, caplog):  # noqa: F811
     env, channel, _, m = two_servers
     board = await _running_game(channel, m["alice"], m["bob"])
-    rec = await env.bot.service.db.active_game_in_channel(channel.id)
+    rec = await env.bot.service.db.games.active_in_channel(channel.id)
     before = await _snapshot(env.bot)
     caplog.set_level("ERROR")
     for custom_id in (

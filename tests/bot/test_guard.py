@@ -11,7 +11,7 @@ import pytest
 from simcord.actors import _component_interaction  # send a payload the message does not show
 
 from cogs.errors import READ_ONLY
-from storage.db import DAMAGED_MESSAGE
+from storage.damage import DAMAGED_MESSAGE
 from tests.bot.helpers import last_board, private_replies, public_channel_text, texts_of
 
 GONE = "⚠️ This game no longer exists."
@@ -47,7 +47,7 @@ async def _running_game(channel, host, guest, options: str = "target=40"):
 
 
 async def _snapshot(bot) -> list:
-    games = await bot.service.db.games(statuses=("lobby", "active", "finished", "cancelled"))
+    games = await bot.service.db.games.find(statuses=("lobby", "active", "finished", "cancelled"))
     return [(g.id, g.status, g.version, [s.user_id for s in g.seats]) for g in games]
 
 
@@ -58,13 +58,13 @@ async def test_forged_custom_ids_from_another_server_or_out_of_range_change_noth
     await m["carol"].slash(channel, "game new", game="tally")  # only one game per channel:
     other_channel = channel.guild.create_text_channel("lobby")
     await m["carol"].slash(other_channel, "game new", game="tally")
-    lobby_id = (await bot.service.db.active_game_in_channel(other_channel.id)).id
+    lobby_id = (await bot.service.db.games.active_in_channel(other_channel.id)).id
     # mallory, in her own server, has a lobby message there to "click" on.
     await m["mallory"].slash(foreign_channel, "game new", game="tally")
     foreign_message = last_board(foreign_channel)
     before = await _snapshot(bot)
     board_text = texts_of(board)
-    rec = await bot.service.db.active_game_in_channel(channel.id)
+    rec = await bot.service.db.games.active_in_channel(channel.id)
     forged = [
         f"dt:{lobby_id}:join", f"dt:{lobby_id}:start", f"dt:{lobby_id}:cancel",
         f"dt:{rec.id}:a:{rec.version}:+2", f"dt:{rec.id}:hand", f"dt:{rec.id}:x:tog:0:1",
@@ -92,9 +92,9 @@ async def test_in_a_dm_only_a_seated_player_reaches_the_game_and_never_its_lobby
     env, channel, foreign_channel, m = two_servers
     bot = env.bot
     await _running_game(channel, m["alice"], m["bob"], "secret=on target=40")
-    rec = await bot.service.db.active_game_in_channel(channel.id)
+    rec = await bot.service.db.games.active_in_channel(channel.id)
     await m["carol"].slash(channel.guild.create_text_channel("lobby"), "game new", game="tally")
-    lobby = (await bot.service.db.games(statuses=("lobby",)))[0]
+    lobby = (await bot.service.db.games.find(statuses=("lobby",)))[0]
     await m["alice"].click(last_board(channel), label="Add 1")
     await m["bob"].click(last_board(channel), label="Add 1")
     prompt = m["alice"].user.dm_channel.last_message  # alice's private pick prompt
@@ -146,8 +146,8 @@ async def test_a_corrupt_game_row_is_set_aside_and_every_other_game_works(two_se
     second = channel.guild.create_text_channel("second")
     await _running_game(channel, m["alice"], m["bob"])
     await _running_game(second, m["carol"], m["bob"])
-    broken = (await bot.service.db.active_game_in_channel(channel.id)).id
-    fine = (await bot.service.db.active_game_in_channel(second.id)).id
+    broken = (await bot.service.db.games.active_in_channel(channel.id)).id
+    fine = (await bot.service.db.games.active_in_channel(second.id)).id
     board = last_board(channel)
     _corrupt_state(bot, db_path, broken, bad_state)
     caplog.set_level("ERROR")
@@ -170,10 +170,10 @@ async def test_a_corrupt_game_row_is_set_aside_and_every_other_game_works(two_se
     assert len(errors) == 1
     notices = [msg for msg in channel.history() if "saved data is damaged" in (msg.content or "")]
     assert len(notices) == 1 and f"Game #{broken}" in notices[0].content
-    assert await bot.service.db.unannounced_damaged() == []
+    assert await bot.service.db.damage.unannounced() == []
     # Its timer is not re-armed, and other games keep theirs.
-    assert await bot.service.db.timer(broken, "turn") is None
-    assert await bot.service.db.timer(fine, "turn") is not None
+    assert await bot.service.db.timers.deadline(broken, "turn") is None
+    assert await bot.service.db.timers.deadline(fine, "turn") is not None
     # It no longer holds its channel: a new game opens there.
     result = await m["alice"].slash(channel, "game new", game="tally")
     assert "Lobby #" in private_replies(result)[0]
@@ -182,7 +182,7 @@ async def test_a_corrupt_game_row_is_set_aside_and_every_other_game_works(two_se
 async def test_damage_found_before_a_restart_is_announced_once_after_it(two_servers, db_path):
     env, channel, _, m = two_servers
     await _running_game(channel, m["alice"], m["bob"])
-    broken = (await env.bot.service.db.active_game_in_channel(channel.id)).id
+    broken = (await env.bot.service.db.games.active_in_channel(channel.id)).id
     _corrupt_state(env.bot, db_path, broken)
     from bot import create_bot
 
@@ -237,7 +237,7 @@ async def test_a_timer_on_a_corrupt_game_sets_it_aside_quietly_and_other_timers_
     second = channel.guild.create_text_channel("second")
     await _running_game(channel, m["alice"], m["bob"])
     await _running_game(second, m["carol"], m["bob"])
-    broken = (await env.bot.service.db.active_game_in_channel(channel.id)).id
+    broken = (await env.bot.service.db.games.active_in_channel(channel.id)).id
     _corrupt_state(env.bot, db_path, broken)
     caplog.set_level("ERROR")
     await env.advance_time(301)
@@ -245,4 +245,4 @@ async def test_a_timer_on_a_corrupt_game_sets_it_aside_quietly_and_other_timers_
     assert not [r for r in caplog.records if "timer for game" in r.getMessage()]
     notices = [msg for msg in channel.history() if "saved data is damaged" in (msg.content or "")]
     assert len(notices) == 1
-    assert broken in await env.bot.service.db.damaged_games()
+    assert broken in await env.bot.service.db.damage.reasons()

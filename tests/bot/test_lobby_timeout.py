@@ -55,11 +55,11 @@ async def test_starting_in_time_keeps_the_game(world):
     await env.advance_time(3000)
     await m["alice"].click(last_board(channel), label="Start")
     bot = env.bot
-    assert await bot.db.timer(1, "lobby") is None
+    assert await bot.db.timers.deadline(1, "lobby") is None
     assert (1, LOBBY_TIMER) not in bot.timers._tasks
     await env.advance_time(700)  # past the old closing time (turn timers act meanwhile)
     assert "nobody started it" not in texts_of(last_board(channel))
-    assert (await bot.service.db.load_game(1)).status == "active"
+    assert (await bot.service.db.games.load(1)).status == "active"
 
 
 async def test_one_member_may_hold_only_so_many_lobbies(world):
@@ -74,7 +74,7 @@ async def test_one_member_may_hold_only_so_many_lobbies(world):
         f"#1 Tally in <#{channels[0].id}>, #2 Tally in <#{channels[1].id}>. Start one, or close it with its "
         "**Cancel** button (or `/game cancel` in its channel), before opening another."]
     assert len(list(third.history())) == before  # nothing posted, nothing created
-    assert await env.bot.service.db.active_game_in_channel(third.id) is None
+    assert await env.bot.service.db.games.active_in_channel(third.id) is None
     # The admin raises the limit with /config; then it opens.
     result = await m["admin"].slash(third, "config set", setting="max_lobbies_per_member", value="3")
     assert private_replies(result) == ["✅ `max_lobbies_per_member` is now **3**."]

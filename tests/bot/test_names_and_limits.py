@@ -51,7 +51,7 @@ async def test_a_hostile_name_brawls_and_pings_only_the_defender(world):
     assert "\\`\\`\\` \\*\\*x\\*\\* {p2} {p1}" in seats and "@\u200beveryone" in seats
     await bob.click(lobby, label="Join")
     await mallory.click(last_board(channel), label="Start")
-    rec = await bot.service.db.active_game_in_channel(channel.id)
+    rec = await bot.service.db.games.active_in_channel(channel.id)
     board = next(msg for msg in channel.history() if msg.id == rec.board_message_id)
 
     # mallory (p1) brawls bob (p2), who holds an item and so may react first: bob is pinged.
@@ -99,7 +99,7 @@ async def test_a_3000_character_option_string_gets_a_short_refusal(world):
     result = await bob.slash(channel, "game new", game="g" * 3000)
     [reply] = private_replies(result)
     assert reply.startswith("⚠️ Unknown game `ggg") and "…" in reply and len(reply) < 300
-    assert await bot.service.db.active_game_in_channel(channel.id) is None
+    assert await bot.service.db.games.active_in_channel(channel.id) is None
 
 
 async def test_120_allowed_channels_are_saved_and_confirmed_within_limits(world):
@@ -149,7 +149,7 @@ async def test_a_32_character_markdown_name_plays_fine(simcord_env, simcord_bot)
     await fancy.click(last_board(channel), label="Start")
     board = last_board(channel)
     assert board.embeds[0].description.count("```") == 2 and "**__~~||#> [" in board.embeds[0].description
-    rec = await simcord_bot.service.db.active_game_in_channel(channel.id)
+    rec = await simcord_bot.service.db.games.active_in_channel(channel.id)
     assert rec.status == "active" and rec.seats[0].display_name == name  # stored raw
 
 

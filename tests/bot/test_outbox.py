@@ -144,7 +144,7 @@ async def test_a_failed_save_still_says_nothing_changed(world, db_path, monkeypa
     async def full_disk(*args, **kwargs):
         raise DatabaseUnavailable("The database could not be written: database or disk is full.")
 
-    monkeypatch.setattr(env.bot.service.db, "save_game", full_disk)
+    monkeypatch.setattr(env.bot.service.db.games, "save", full_disk)
     result = await alice.slash(channel, "play", action="3@b2")
     [reply] = private_replies(result)
     assert "could not be saved" in reply and "nothing changed" in reply

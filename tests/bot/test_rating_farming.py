@@ -19,7 +19,7 @@ GAMES = 12
 
 
 async def _rating(bot, guild, member, kind: str):
-    found = await bot.db.rating_and_rank(guild.id, kind, f"u:{member.id}")
+    found = await bot.db.ratings.rating_and_rank(guild.id, kind, f"u:{member.id}")
     assert found is not None
     return found[0]
 
@@ -46,7 +46,7 @@ async def test_farming_an_alt_account_gains_what_openskill_gives_and_no_more(wor
         )
     assert mine.games == GAMES and mine.wins == GAMES and mine.streak == GAMES
     assert all(later < earlier for earlier, later in pairwise(gains))  # each win is worth less
-    history = await bot.db.member_games(guild.id, alt.id, "ninesons", 0, GAMES)
+    history = await bot.db.ratings.member_games(guild.id, alt.id, "ninesons", 0, GAMES)
     assert [(g.place, g.outcome) for g in history] == [(2, "resigned")] * GAMES
 
 
@@ -58,7 +58,7 @@ async def test_a_resigner_ranks_last_every_time_even_when_the_ai_wins_their_seat
         await alice.click(last_board(channel), label="Join")
         await bob.click(last_board(channel), label="Join")
         await carol.click(last_board(channel), label="Start")
-        rec, game = await bot.service.load((await bot.service.db.active_game_in_channel(channel.id)).id)
+        rec, game = await bot.service.load((await bot.service.db.games.active_in_channel(channel.id)).id)
         by_seat = {s.seat: next(x for x in (alice, bob, carol) if x.id == s.user_id) for s in rec.seats}
         carol_seat = rec.seat_of_user(carol.id).seat
         while carol_seat not in game.to_act():  # carol takes the lead first, then resigns
@@ -71,8 +71,8 @@ async def test_a_resigner_ranks_last_every_time_even_when_the_ai_wins_their_seat
             if rec.status != "active":
                 break
             await by_seat[game.to_act()[0]].click(last_board(channel), label="Add 1")
-        [last] = await bot.db.member_games(guild.id, carol.id, "tally", 0, 1)
+        [last] = await bot.db.ratings.member_games(guild.id, carol.id, "tally", 0, 1)
         assert last.game_id == rec.id and (last.place, last.outcome) == (3, "resigned")
         assert last.rating_delta is not None and last.rating_delta < 0
-    history = await bot.db.member_games(guild.id, carol.id, "tally", 0, 10)
+    history = await bot.db.ratings.member_games(guild.id, carol.id, "tally", 0, 10)
     assert [(g.place, g.outcome) for g in history] == [(3, "resigned")] * 3

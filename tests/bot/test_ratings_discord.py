@@ -66,7 +66,7 @@ async def test_paging_keeps_your_own_row_and_gives_others_their_own_copy(world):
     # 23 more rated members, all above bob (their ratings written as a finished game would).
     rows = [(guild.id, "ninesons", f"u:{9000 + i}", 9000 + i, f"player {i}", 30.0 + i / 10, 2.0, display_rating(30.0 + i / 10, 2.0),
              5, 4, 0, 1, 2, 0) for i in range(23)]
-    await bot.service.db._run_many("INSERT INTO ratings VALUES (" + ", ".join("?" * 14) + ")", rows)
+    await bot.service.db._backend.run_many("INSERT INTO ratings VALUES (" + ", ".join("?" * 14) + ")", rows)
     first = await bob.slash(channel, "game leaderboard", game="ninesons")
     text = private_replies(first)[0]
     assert "Page 1/3 · 25 rated" in text and text.count("`#") == 11  # ten rows, plus bob's own

@@ -49,7 +49,7 @@ async def play_to_the_end(env, channel, alice, seed: int = 3) -> int:
         if game is None or game.is_over:
             break
         await alice.slash(channel, "play", action=rng.choice(game.legal_actions(game.to_act()[0])))
-    assert (await env.bot.db.load_game(rec.id)).status == "finished"
+    assert (await env.bot.db.games.load(rec.id)).status == "finished"
     return rec.id
 
 

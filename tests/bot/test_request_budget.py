@@ -57,7 +57,7 @@ async def measure(env, bot, gid: int, since: int) -> Budget:
         for r in requests
         if not interaction_endpoint(r.path, app)
     )
-    moves = len(await bot.service.db.actions(gid))
+    moves = len(await bot.service.db.log.of_game(gid))
     return Budget(moves, len(requests) - outside.total(), outside.total(), outside)
 
 

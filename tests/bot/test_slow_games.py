@@ -56,10 +56,10 @@ async def test_a_game_nobody_plays_is_abandoned_when_the_last_player_times_out_f
     notice = posted_contents(env, channel)[-1]
     assert notice.startswith("🏁 **The Nine Sons of the Dragon** #1 is over: it was abandoned."), notice
     assert "won" not in notice
-    assert await bot.db.leaderboard(_guild.id, "ninesons", 0, 10) == []
-    assert await bot.service.db.timers(game_id=1) == []  # nothing left to fire
+    assert await bot.db.ratings.leaderboard(_guild.id, "ninesons", 0, 10) == []
+    assert await bot.service.db.timers.pending(game_id=1) == []  # nothing left to fire
     await env.advance_time(600)
-    assert (await bot.db.load_game(1)).version == rec.version  # and nothing moved afterwards
+    assert (await bot.db.games.load(1)).version == rec.version  # and nothing moved afterwards
 
 
 async def test_a_rated_game_left_alone_is_never_rated(world):
@@ -68,10 +68,10 @@ async def test_a_rated_game_left_alone_is_never_rated(world):
     await m["admin"].slash(channel, "config set", setting="afk_strikes", value="1")
     await start(channel, m["alice"], m["bob"], options="first_player=first")
     await env.advance_time(61)  # alice: an AI plays on for her
-    assert (await bot.db.load_game(1)).status == "active"
+    assert (await bot.db.games.load(1)).status == "active"
     await env.advance_time(61)  # bob: nobody left
-    assert (await bot.db.load_game(1)).status == "abandoned"
-    assert await bot.db.leaderboard(guild.id, "ninesons", 0, 10) == []
+    assert (await bot.db.games.load(1)).status == "abandoned"
+    assert await bot.db.ratings.leaderboard(guild.id, "ninesons", 0, 10) == []
 
 
 async def test_one_member_against_an_ai_who_walks_away_abandons_the_game(world):
@@ -83,9 +83,9 @@ async def test_one_member_against_an_ai_who_walks_away_abandons_the_game(world):
     await alice.select(last_board(channel), ["easy"], custom_id="dt:1:ai")
     await alice.click(last_board(channel), label="Start")
     await env.advance_time(61)
-    assert (await bot.db.load_game(1)).status == "active"
+    assert (await bot.db.games.load(1)).status == "active"
     await env.advance_time(61)
-    rec = await bot.db.load_game(1)
+    rec = await bot.db.games.load(1)
     assert rec.status == "abandoned" and rec.result["ranking"] == []
 
 
@@ -111,7 +111,7 @@ async def test_a_turn_may_last_up_to_a_week_written_as_a_duration(world):
     shown = texts_of((await admin.slash(channel, "config show")).response)
     assert "7 days" in shown and "12 hours" in shown and "30 seconds to 7 days" in shown
     await start(channel, m["alice"], m["bob"])
-    deadline = await bot.db.timer(1, "turn")
+    deadline = await bot.db.timers.deadline(1, "turn")
     assert deadline == pytest.approx(bot.service._clock() + 7 * DAY, abs=5)
     assert f"<t:{int(deadline)}:R>" in last_ping(channel).content
 
@@ -135,7 +135,7 @@ async def test_a_day_long_turn_is_reminded_at_half_time_and_near_its_end(world):
     await env.advance_time(120)
     assert reminders() == 2
     ping = last_ping(channel).content
-    assert ping.startswith(reminder) and f"<t:{int(await bot.db.timer(1, 'turn'))}:R>" in ping
+    assert ping.startswith(reminder) and f"<t:{int(await bot.db.timers.deadline(1, 'turn'))}:R>" in ping
     # Only the humans who still owe a move are reminded, and only twice: then the time runs out.
     await env.advance_time(3 * 3600)
     rec, game = await bot.service.load(1)
@@ -167,7 +167,7 @@ async def test_game_mine_lists_privately_every_game_waiting_for_the_member_in_ev
     board_2 = await start(far, bob_far, alice_far)
     result = await alice.slash(channel, "game mine")
     [reply] = private_replies(result)
-    deadline = int(await bot.db.timer(1, "turn"))
+    deadline = int(await bot.db.timers.deadline(1, "turn"))
     assert reply.splitlines()[0] == "⏳ **It is your move in 1 game**"
     assert reply.splitlines()[1] == (
         f"• **The Nine Sons of the Dragon** #1 in <#{channel.id}> (Test Guild): place a die or move a stack"

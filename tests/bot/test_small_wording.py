@@ -24,7 +24,7 @@ async def test_an_ai_seat_name_is_shown_whole_on_the_text_board(world):
     await alice.slash(channel, "game new", game="farkle", options="first_player=lobby")
     await alice.select(last_board(channel), ["medium"], custom_id="dt:1:ai")
     await alice.click(last_board(channel), label="Start")
-    rec = await bot.db.load_game(1)
+    rec = await bot.db.games.load(1)
     assert [s.display_name for s in rec.seats] == ["alice", "Medium AI 1"]
     board = texts_of(last_board(channel))
     assert "Medium AI 1" in board and "Medium AI…" not in board and "…" not in board.split("```")[1]

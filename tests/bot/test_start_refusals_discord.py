@@ -19,5 +19,5 @@ async def test_start_of_a_team_game_with_two_players_says_why(simcord_env):
     ]
     lobby = last_board(channel)
     assert "lobby #1" in texts_of(lobby) and "Start" in button_labels(lobby)
-    rec = await simcord_env.bot.service.db.load_game(1)
+    rec = await simcord_env.bot.service.db.games.load(1)
     assert rec.status == "lobby" and rec.state is None

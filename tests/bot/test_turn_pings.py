@@ -143,7 +143,7 @@ async def test_a_ping_names_the_game_the_question_the_deadline_and_links_the_boa
     alice = members["alice"]
     assert ping.content.startswith(f"🔔 <@{alice.id}>, it's your turn in **The Nine Sons of the Dragon** #1: "
                                    "place a die or move a stack.")
-    deadline = await bot.db.timer(1, "turn")
+    deadline = await bot.db.timers.deadline(1, "turn")
     assert f"<t:{int(deadline)}:R>" in ping.content and "then the AI plays for you" in ping.content
     assert f"/{channel.id}/{board.id})" in ping.content  # the link to the board
     # The board shows the deadline too, and whose move it is.
@@ -188,8 +188,8 @@ async def test_a_reminder_at_half_the_turn_time_pings_who_still_owes_and_survive
     await members["admin"].slash(channel, "config set", setting="turn_timeout.ninesons", value="600")
     await start(channel, members, "ninesons", "first_player=first")
     first = last_ping(channel)
-    deadline = await bot.db.timer(1, "turn")
-    assert await bot.service.db.timer(1, "remind") == pytest.approx(deadline - 300, abs=2)
+    deadline = await bot.db.timers.deadline(1, "turn")
+    assert await bot.service.db.timers.deadline(1, "remind") == pytest.approx(deadline - 300, abs=2)
     from bot import create_bot
 
     await env.restart_bot(create_bot(database_path=db_path))

@@ -424,7 +424,7 @@ class Fuzzer:
         result = await self._send("setup", opener, opener.actor.slash(self.channel, "game new", game=self.kind,
                                                                        options=options))
         assert result is not None and "Lobby #" in (result.response.content or ""), result
-        rec = await self.bot.service.db.active_game_in_channel(self.channel.id)
+        rec = await self.bot.service.db.games.active_in_channel(self.channel.id)
         assert rec is not None
         gid = rec.id
         host = await self._churn_and_fill(gid, ai)
@@ -458,14 +458,14 @@ class Fuzzer:
         players = [self.members[k] for k in ("alice", "bob", "carol") if k in self.members]
         churn = self._churn_closed < 2  # two closed lobbies in a row: open the next one plainly
         for _ in range(rng.randint(1, 8) if churn else 0):
-            rec = await self.bot.service.db.load_game(gid)
+            rec = await self.bot.service.db.games.load(gid)
             if rec.status != "lobby":
                 break
             await self._churn_once(rec, gid, ai, players)
         if churn and rng.random() < 0.06:
             await self._let_lobby_expire(gid)
         await self._fill_lobby(gid, ai, total, humans_wanted, players)
-        rec = await self.bot.service.db.load_game(gid)
+        rec = await self.bot.service.db.games.load(gid)
         if rec.status != "lobby":
             self._churn_closed += 1
             self.stats.games_other_end[f"lobby {rec.status}"] += 1
@@ -501,7 +501,7 @@ class Fuzzer:
     async def _fill_lobby(self, gid: int, ai: int, total: int, humans_wanted: int, players: list[Member]) -> None:
         """Bring the lobby to the setup's size: ``humans_wanted`` humans and ``ai`` AI seats."""
         for _ in range(12):
-            rec = await self.bot.service.db.load_game(gid)
+            rec = await self.bot.service.db.games.load(gid)
             if rec.status != "lobby":
                 break
             humans = [self._member_of(s.user_id) for s in rec.seats if not s.is_ai and s.user_id]
@@ -517,7 +517,7 @@ class Fuzzer:
                 await self._lobby_click(host, gid, "ai")
 
     async def _lobby_click(self, member: Member, gid: int, verb: str) -> None:
-        rec = await self.bot.service.db.load_game(gid)
+        rec = await self.bot.service.db.games.load(gid)
         lobby = self._message(self.channel.id, rec.board_message_id)
         custom_id = f"dt:{gid}:{verb}"
         if verb == "ai":
@@ -533,14 +533,14 @@ class Fuzzer:
 
     async def _let_lobby_expire(self, gid: int) -> None:
         """Nobody presses Start: the lobby closes at its deadline, saying why on its message."""
-        if (await self.bot.service.db.load_game(gid)).status != "lobby":
+        if (await self.bot.service.db.games.load(gid)).status != "lobby":
             return  # the churn already closed it (its last human left)
-        deadline = await self.bot.db.timer(gid, "lobby")
+        deadline = await self.bot.db.timers.deadline(gid, "lobby")
         if deadline is None:
             self.stats.failures.append(f"step {self.stats.steps} game {gid}: an open lobby has no closing time")
             return
         await self.env.advance_time(deadline - self.bot.service._clock() + 1)
-        rec = await self.bot.service.db.load_game(gid)
+        rec = await self.bot.service.db.games.load(gid)
         text = message_text(self.env.backend.get_message(self.channel.id, rec.board_message_id))
         if rec.status != "cancelled" or "nobody started it" not in text:
             self.stats.failures.append(f"step {self.stats.steps} game {gid}: the lobby did not close at its "
@@ -548,7 +548,7 @@ class Fuzzer:
 
     async def _check_churned_start(self, gid: int) -> None:
         """A started game holds no lobby timer and replays from its log (checked again as it runs)."""
-        if await self.bot.db.timer(gid, "lobby") is not None:
+        if await self.bot.db.timers.deadline(gid, "lobby") is not None:
             self.stats.failures.append(f"game {gid}: the lobby timer outlived the start")
         rec, game = await self.bot.service.load(gid)
         ids = [s.seat for s in rec.seats]
@@ -962,7 +962,7 @@ class Fuzzer:
         the users it names, and shows hostile names escaped: a name's "{p1}" unfilled, its
         mention and markdown inert."""
         if self.gid is not None:
-            rec = await self.bot.service.db.load_game(self.gid)
+            rec = await self.bot.service.db.games.load(self.gid)
             seated = self._seated_users.setdefault(rec.id, set())
             seated |= {s.user_id for s in rec.seats if s.user_id and not s.is_ai}
         for store in self.env.backend.messages.values():
@@ -1105,7 +1105,7 @@ class Fuzzer:
         if shadow is None:
             # Built exactly as the service started it (seat order after lobby churn included).
             shadow = self._shadows[rec.id] = [await self.bot.service.new_game_for(rec), 0]
-        actions = await self.bot.service.db.actions(rec.id)
+        actions = await self.bot.service.db.log.of_game(rec.id)
         game, done = shadow
         for row in actions[done:]:
             if row.source == "system":

@@ -55,8 +55,8 @@ async def test_same_seed_same_run(simcord_env, simcord_bot):
     # The last game of the first run is left out: it was still running while the second run
     # advanced the (shared) virtual clock, so its turn timer may have fired.
     for a, b in zip(first.game_ids[:-1], second.game_ids[:-1], strict=True):
-        moves_a = [(m.seat, m.action, m.source) for m in await db.actions(a)]
-        moves_b = [(m.seat, m.action, m.source) for m in await db.actions(b)]
+        moves_a = [(m.seat, m.action, m.source) for m in await db.log.of_game(a)]
+        moves_b = [(m.seat, m.action, m.source) for m in await db.log.of_game(b)]
         assert moves_a == moves_b and moves_a
     assert first.stats.kinds == second.stats.kinds and first.stats.refused == second.stats.refused
 

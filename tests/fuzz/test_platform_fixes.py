@@ -66,16 +66,16 @@ async def test_the_bots_timers_wait_for_the_fuzzers_clock(tmp_path):
             fuzzer = Fuzzer(env, bot, guild, channel, other, members, kind="farkle", seed=6)
             await members["admin"].slash(channel, "config set", setting="turn_timeout.farkle", value="30")
             game_id = await fuzzer.open_game()
-            timers = {purpose for gid, purpose, _ in await bot.service.db.timers() if gid == game_id}
+            timers = {purpose for gid, purpose, _ in await bot.service.db.timers.pending() if gid == game_id}
             assert timers == {"remind", "turn"}  # before: the reminder (15 s) had fired on the wall clock
             started, began = env.now(), time.perf_counter()
             result = await members["alice"].slash(channel, "game status")
             assert "The board is below." in (result.response.content or "")
             assert time.perf_counter() - began < 10  # was 15 s and more: the reminder's wall-clock wait
             assert env.now() == started  # no timer fired on its own
-            assert not [a for a in await bot.service.db.actions(game_id) if a.source == "timeout"]
+            assert not [a for a in await bot.service.db.log.of_game(game_id) if a.source == "timeout"]
             await env.advance_time(31)  # the fuzzer moves time: the turn runs out, the AI acts for the seat
-            assert [a for a in await bot.service.db.actions(game_id) if a.source == "timeout"]
+            assert [a for a in await bot.service.db.log.of_game(game_id) if a.source == "timeout"]
             env.errors  # noqa: B018 - inspected: the fuzzer's churn sends refused clicks on purpose
     finally:
         await bot.close()

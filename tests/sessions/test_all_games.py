@@ -36,5 +36,5 @@ async def test_game_plays_to_the_end_through_sessions(service, kind):
     final = outcome.game.to_dict()
     replayed = await service.replay(rec.id)
     assert replayed.to_dict() == final
-    stats = await service.db.user_stats(1, ALICE.user_id)
+    stats = await service.db.ratings.member_stats(1, ALICE.user_id)
     assert sum(stats[kind].values()) == 1

@@ -94,20 +94,20 @@ async def test_a_lobby_option_naming_a_file_is_refused_and_nothing_is_opened(ser
     with pytest.raises(SessionError, match="has no option `cards"):
         await service.create("farkle", guild_id=1, channel_id=10, host=ALICE, options_text=text)
     assert not [p for p in no_opening if "dev" in p or "passwd" in p or "cards" in p]
-    assert await service.db.active_game_in_channel(10) is None
+    assert await service.db.games.active_in_channel(10) is None
 
 
 async def test_an_old_lobby_saved_with_cards_file_is_refused_at_start_with_a_sentence(service, no_opening):
     """A lobby created before the fix still holds `cards_file` in its options: Start refuses
     it readably, opens nothing and leaves the lobby as it was."""
-    rec = await service.db.create_game(kind="farkle", guild_id=1, channel_id=10, host_user_id=ALICE.user_id,
+    rec = await service.db.games.create(kind="farkle", guild_id=1, channel_id=10, host_user_id=ALICE.user_id,
                                        options={"cards_file": "/dev/zero"}, seed=1, seats=[])
     await service.join(rec.id, ALICE)
     await service.join(rec.id, BOB)
-    before = await service.db.load_game(rec.id)
+    before = await service.db.games.load(rec.id)
     with pytest.raises(SessionError, match="has no option `cards_file`"):
         await service.start(rec.id, ALICE)
-    after = await service.db.load_game(rec.id)
+    after = await service.db.games.load(rec.id)
     assert (after.status, after.version) == ("lobby", before.version)
     assert "/dev/zero" not in no_opening
 

@@ -17,7 +17,7 @@ async def started(service, channel_id: int = 10):
 async def test_a_cancelled_game_saves_who_cancelled_it(service):
     rec = await started(service)
     out = await service.cancel(rec.id, ADMIN)
-    saved = await service.db.load_game(rec.id)
+    saved = await service.db.games.load(rec.id)
     assert out.record.status == saved.status == "cancelled"
     assert saved.result == {
         "scores": {},
@@ -25,23 +25,23 @@ async def test_a_cancelled_game_saves_who_cancelled_it(service):
         "reason": "Cancelled by {actor}.",
         "names": {"actor": "admin"},
     }
-    assert await service.db.user_stats(1, ALICE.user_id) == {}  # a cancel ranks nobody
+    assert await service.db.ratings.member_stats(1, ALICE.user_id) == {}  # a cancel ranks nobody
 
 
 async def test_a_cancelled_lobby_saves_no_result(service):
     rec = await service.create("tally", guild_id=1, channel_id=10, host=ALICE)
     await service.cancel(rec.id, ALICE)
-    assert (await service.db.load_game(rec.id)).result is None
+    assert (await service.db.games.load(rec.id)).result is None
 
 
 async def test_an_abandoned_game_saves_who_timed_out(service, clock):
     await service.change_setting(1, "afk_strikes", 2)
     await service.change_setting(1, "afk_action", "abandon")
     rec = await started(service)
-    clock.now = await service.db.timer(rec.id, TURN_TIMER)
+    clock.now = await service.db.timers.deadline(rec.id, TURN_TIMER)
     await service.on_timer(rec.id, TURN_TIMER)  # the first strike: the AI acts for alice
     await service.apply(rec.id, BOB, "+1")
-    clock.now = await service.db.timer(rec.id, TURN_TIMER)
+    clock.now = await service.db.timers.deadline(rec.id, TURN_TIMER)
     out = await service.on_timer(rec.id, TURN_TIMER)
     assert out.record.status == "abandoned"
     assert out.record.result == {
@@ -53,9 +53,9 @@ async def test_an_abandoned_game_saves_who_timed_out(service, clock):
 
 
 async def test_the_last_ended_game_of_a_channel_is_the_latest_that_started(service, clock):
-    assert await service.db.last_ended_game_in_channel(10) is None
+    assert await service.db.games.last_ended_in_channel(10) is None
     first = await started(service)
-    assert await service.db.last_ended_game_in_channel(10) is None  # still running
+    assert await service.db.games.last_ended_in_channel(10) is None  # still running
     await service.resign(first.id, BOB)
     clock.now += 10
     second = await started(service)
@@ -65,5 +65,5 @@ async def test_the_last_ended_game_of_a_channel_is_the_latest_that_started(servi
     await service.cancel(lobby.id, ALICE)  # a lobby that never started is not a game to show
     other = await started(service, channel_id=11)
     await service.resign(other.id, BOB)
-    found = await service.db.last_ended_game_in_channel(10)
+    found = await service.db.games.last_ended_in_channel(10)
     assert found is not None and found.id == second.id and found.status == "cancelled"

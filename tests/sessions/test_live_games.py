@@ -47,7 +47,7 @@ async def test_clicks_after_the_start_copy_the_kept_game_and_match_the_saved_sta
         boards.append((outcome.game, outcome.game.to_dict()))
     assert restores.calls == 0  # neither the clicks nor the loads restored the game
     # The kept game equals what the database holds (restored the slow way, for the check).
-    rec = await service.db.load_game(game_id)
+    rec = await service.db.games.load(game_id)
     assert registry.restore("ninesons", rec.state).to_dict() == boards[-1][0].to_dict()
     # Every board handed out is still the game as it was at its click.
     for game, state in boards:

@@ -65,7 +65,7 @@ async def play_and_check_replay(service, kind: str, rec, host, *, moves: int = 4
             saved, game = await service.load(rec.id)
             assert (await service.replay(rec.id)).to_dict() == game.to_dict()
     saved, game = await service.load(rec.id)
-    assert len(await service.db.actions(rec.id)) > 0
+    assert len(await service.db.log.of_game(rec.id)) > 0
     assert (await service.replay(rec.id)).to_dict() == game.to_dict()
 
 
@@ -89,7 +89,7 @@ async def test_flagon_action_log_replays_a_churned_game(service):
     rec, host = await churn_two(service, "flagon")
     await play_and_check_replay(service, "flagon", rec, host, moves=30)
     saved, game = await service.load(rec.id)
-    logged = await service.db.actions(rec.id)
+    logged = await service.db.log.of_game(rec.id)
     text = action_log_text(saved, await service.new_game_for(saved), logged)
     assert text.count("\n[") == len(logged)  # one line per logged action, none refused
     assert "Players: bob (p2), alice (p1)" in text

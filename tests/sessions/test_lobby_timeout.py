@@ -16,17 +16,17 @@ from tests.sessions.conftest import ALICE, BOB, CAROL
 async def test_an_unstarted_lobby_closes_after_the_timeout_with_a_line(service, clock):
     rec = await service.create("tally", guild_id=1, channel_id=10, host=ALICE)
     await service.join(rec.id, BOB)
-    deadline = await service.db.timer(rec.id, "lobby")
+    deadline = await service.db.timers.deadline(rec.id, "lobby")
     assert deadline == rec.created_at + 3600  # the default: one hour without a start
     clock.now = deadline - 1
     assert await service.on_timer(rec.id, LOBBY_TIMER) is None  # not due yet: still open
-    assert (await service.db.load_game(rec.id)).status == "lobby"
+    assert (await service.db.games.load(rec.id)).status == "lobby"
     clock.now = deadline
     out = await service.on_timer(rec.id, LOBBY_TIMER)
     assert out.record.status == "cancelled" and out.game is None
     assert [e.text for e in out.events] == [
         "⌛ This lobby closed because nobody started it within 1 hour. Open a new one with `/game new`."]
-    assert await service.db.timers() == []
+    assert await service.db.timers.pending() == []
     # Saved before it is announced: the lobby is closed for every button, and the channel is free.
     with pytest.raises(SessionError, match="closed"):
         await service.join(rec.id, CAROL)
@@ -40,7 +40,7 @@ async def test_an_unstarted_lobby_closes_after_the_timeout_with_a_line(service, 
 async def test_the_timeout_follows_the_server_setting(service, clock):
     await service.change_setting(1, "lobby_timeout", parse_setting("lobby_timeout", "90"))
     rec = await service.create("tally", 1, 10, ALICE)
-    clock.now = await service.db.timer(rec.id, "lobby")
+    clock.now = await service.db.timers.deadline(rec.id, "lobby")
     assert clock.now == rec.created_at + 90
     out = await service.on_timer(rec.id, LOBBY_TIMER)
     assert "within 90 seconds" in out.events[0].text
@@ -51,11 +51,11 @@ async def test_starting_before_the_deadline_cancels_the_lobby_timer(service, clo
     await service.join(rec.id, BOB)
     clock.now += 3000
     await service.start(rec.id, ALICE)
-    assert await service.db.timer(rec.id, "lobby") is None
-    assert sorted(purpose for _, purpose, _ in await service.db.timers()) == sorted([TURN_TIMER, REMIND_TIMER])
+    assert await service.db.timers.deadline(rec.id, "lobby") is None
+    assert sorted(purpose for _, purpose, _ in await service.db.timers.pending()) == sorted([TURN_TIMER, REMIND_TIMER])
     clock.now += 1000  # past the old lobby deadline: a leftover task closes nothing
     assert await service.on_timer(rec.id, LOBBY_TIMER) is None
-    assert (await service.db.load_game(rec.id)).status == "active"
+    assert (await service.db.games.load(rec.id)).status == "active"
 
 
 async def test_cancel_and_the_last_leave_drop_the_lobby_timer(service):
@@ -63,7 +63,7 @@ async def test_cancel_and_the_last_leave_drop_the_lobby_timer(service):
     await service.cancel(first.id, ALICE)
     second = await service.create("tally", 1, 11, ALICE)
     await service.leave(second.id, ALICE)
-    assert await service.db.timers() == []
+    assert await service.db.timers.pending() == []
 
 
 async def test_the_lobby_timer_survives_a_restart(service, clock):
@@ -87,15 +87,15 @@ async def test_the_lobby_timer_survives_a_restart(service, clock):
         assert scheduler.pending == 0
     finally:
         scheduler.stop()
-    assert (await service.db.load_game(rec.id)).status == "cancelled"
+    assert (await service.db.games.load(rec.id)).status == "cancelled"
 
 
 async def test_lobbies_without_a_closing_time_get_one_at_start_up(service, clock):
     # A lobby from before lobby timeouts existed (or a crash right after creating it).
     rec = await service.create("tally", 1, 10, ALICE)
-    await service.db.clear_timer(rec.id, LOBBY_TIMER)
+    await service.db.timers.clear(rec.id, LOBBY_TIMER)
     assert await service.arm_lobby_timers() == 1
-    assert await service.db.timer(rec.id, "lobby") == rec.created_at + 3600
+    assert await service.db.timers.deadline(rec.id, "lobby") == rec.created_at + 3600
     assert await service.arm_lobby_timers() == 0
 
 
@@ -108,8 +108,8 @@ async def test_a_member_may_hold_only_so_many_open_lobbies(service):
     assert "You already host 2 open lobbies in this server" in text
     assert f"#{first.id} Tally in <#10>" in text and f"#{second.id} Tally in <#11>" in text
     assert "Cancel" in text and "/game cancel" in text
-    assert await service.db.active_game_in_channel(12) is None  # nothing was created
-    assert len(await service.db.games(guild_id=1)) == 2
+    assert await service.db.games.active_in_channel(12) is None  # nothing was created
+    assert len(await service.db.games.find(guild_id=1)) == 2
     # Others, and the same member in another server, are not affected.
     assert (await service.create("tally", 1, 12, BOB)).status == "lobby"
     assert (await service.create("tally", 2, 20, ALICE)).status == "lobby"

@@ -37,6 +37,6 @@ async def test_an_abandoned_game_is_an_info_line(service, clock, caplog):
     rec = await service.create("tally", 1, 10, ALICE, "target=40")
     await service.join(rec.id, BOB)
     await service.start(rec.id, ALICE)
-    clock.now = await service.db.timer(rec.id, TURN_TIMER)
+    clock.now = await service.db.timers.deadline(rec.id, TURN_TIMER)
     await service.on_timer(rec.id, TURN_TIMER)
     assert any(line.startswith(f"game {rec.id} abandoned: seat ") for line in _lines(caplog))

@@ -165,13 +165,13 @@ async def test_a_finished_game_is_rated_once_with_its_end(service):
     await service.start(rec.id, ALICE)
     end = await play_out(service, rec.id, {ALICE.user_id: ALICE}, random.Random(3))
     assert end.status == "finished"
-    alice = await service.db.rating_and_rank(1, "ninesons", "u:1")
-    ai = await service.db.rating_and_rank(1, "ninesons", "ai:easy")
+    alice = await service.db.ratings.rating_and_rank(1, "ninesons", "u:1")
+    ai = await service.db.ratings.rating_and_rank(1, "ninesons", "ai:easy")
     assert alice is not None and ai is not None
     assert alice[0].games == ai[0].games == 1
     winner_is_alice = end.result["ranking"][0] == [next(s.seat for s in end.seats if s.user_id == 1)]
     assert (alice[0].wins == 1) == winner_is_alice and (alice[1] == 1) == winner_is_alice
-    history = await service.db.member_games(1, ALICE.user_id, None, 0, 10)
+    history = await service.db.ratings.member_games(1, ALICE.user_id, None, 0, 10)
     assert [h.game_id for h in history] == [rec.id]
     assert history[0].rating_delta == pytest.approx(alice[0].rating - new_rating("u:1", 1).rating)
 
@@ -186,12 +186,12 @@ async def test_rated_off_and_the_rebuild(service, clock):
         await service.start(rec.id, ALICE)
         await play_out(service, rec.id, humans, rnd)
         clock.now += 60
-    assert (await service.db.rating_and_rank(1, "ninesons", "u:1"))[0].games == 3  # the unrated one left out
+    assert (await service.db.ratings.rating_and_rank(1, "ninesons", "u:1"))[0].games == 3  # the unrated one left out
     before = await ratings_fingerprint(service.db)
     assert await service.rebuild_ratings() == (3, 3)
     assert await ratings_fingerprint(service.db) == before
     # A wrong rating is put right by the rebuild.
-    await service.db._run("UPDATE ratings SET mu = 1, rating = 1 WHERE player = 'u:1'")
+    await service.db._backend.run("UPDATE ratings SET mu = 1, rating = 1 WHERE player = 'u:1'")
     assert await ratings_fingerprint(service.db) != before
     await service.rebuild_ratings()
     assert await ratings_fingerprint(service.db) == before

@@ -64,7 +64,7 @@ async def play_out(service, game_id: int, seed: int, *, stop_after: int | None =
 
 
 async def _moves_logged(service, game_id: int) -> int:
-    return sum(1 for a in await service.db.actions(game_id) if a.source != "system")
+    return sum(1 for a in await service.db.log.of_game(game_id) if a.source != "system")
 
 
 @pytest.mark.parametrize("kind", REAL_GAMES)

@@ -80,7 +80,7 @@ async def test_eight_concurrent_actions_are_serialised(service):
     final, game = await service.load(rec.id)
     assert game.scores == {"p1": 4, "p2": 4}
     assert final.version == rec.version + 8
-    assert [a.seq for a in await service.db.actions(rec.id)] == list(range(1, 9))
+    assert [a.seq for a in await service.db.log.of_game(rec.id)] == list(range(1, 9))
 
 
 async def test_a_double_click_is_applied_once_and_answered_once(service):
@@ -106,7 +106,7 @@ async def test_ai_seats_act_through_the_logged_path(service):
     out = await service.apply(rec.id, ALICE, "+1")
     # The AI answered at once, and its move is in the log like a human's.
     assert out.game.scores["p2"] == 2 and out.game.to_act() == ["p1"]
-    log = await service.db.actions(rec.id)
+    log = await service.db.log.of_game(rec.id)
     assert [(a.seat, a.source, a.action) for a in log] == [("p1", "player", "+1"), ("p2", "ai", "+2")]
     # Replaying the log from the seed gives the same game.
     assert (await service.replay(rec.id)).to_dict() == out.game.to_dict()
@@ -117,9 +117,9 @@ async def test_finishing_records_results(service):
     out = await service.apply(rec.id, ALICE, "+2")
     assert out.record.status == "finished"
     assert out.record.result["ranking"] == [["p1"], ["p2"]]
-    assert await service.db.user_stats(1, ALICE.user_id) == {"tally": {"win": 1}}
-    assert await service.db.user_stats(1, BOB.user_id) == {"tally": {"loss": 1}}
-    assert await service.db.timers() == []
+    assert await service.db.ratings.member_stats(1, ALICE.user_id) == {"tally": {"win": 1}}
+    assert await service.db.ratings.member_stats(1, BOB.user_id) == {"tally": {"loss": 1}}
+    assert await service.db.timers.pending() == []
 
 
 async def test_resign_in_two_player_game_gives_the_win(service):
@@ -128,8 +128,8 @@ async def test_resign_in_two_player_game_gives_the_win(service):
         await service.resign(rec.id, CAROL)
     out = await service.resign(rec.id, BOB)
     assert out.record.status == "finished"
-    assert await service.db.user_stats(1, BOB.user_id) == {"tally": {"resigned": 1}}
-    assert await service.db.user_stats(1, ALICE.user_id) == {"tally": {"win": 1}}
+    assert await service.db.ratings.member_stats(1, BOB.user_id) == {"tally": {"resigned": 1}}
+    assert await service.db.ratings.member_stats(1, ALICE.user_id) == {"tally": {"win": 1}}
 
 
 async def test_resign_with_more_players_hands_the_seat_to_an_ai(service):
@@ -143,13 +143,13 @@ async def test_cancel_by_admin(service):
     rec = await started(service)
     out = await service.cancel(rec.id, ADMIN)
     assert out.record.status == "cancelled"
-    assert await service.db.timers() == []
+    assert await service.db.timers.pending() == []
 
 
 async def test_turn_timer_acts_for_the_player_then_hands_the_seat_to_ai(service, clock):
     await service.change_setting(1, "afk_strikes", 2)
     rec = await started(service, "target=40")
-    deadline = await service.db.timer(rec.id, TURN_TIMER)
+    deadline = await service.db.timers.deadline(rec.id, TURN_TIMER)
     assert deadline == clock.now + 300  # games without their own setting get 300 s
     # Not yet due: nothing happens.
     assert await service.on_timer(rec.id, TURN_TIMER) is None
@@ -158,11 +158,11 @@ async def test_turn_timer_acts_for_the_player_then_hands_the_seat_to_ai(service,
     assert any("ran out of time" in e.text for e in out.events)
     assert out.game.to_act() == ["p2"]  # the easy AI moved for alice
     assert out.record.seat("p1").timeouts_in_a_row == 1
-    log = await service.db.actions(rec.id)
+    log = await service.db.log.of_game(rec.id)
     assert log[-1].source == "timeout" and log[-1].seat == "p1"
     # bob plays; alice times out again: second strike, the AI takes her seat for good.
     await service.apply(rec.id, BOB, "+1")
-    clock.now = await service.db.timer(rec.id, TURN_TIMER)
+    clock.now = await service.db.timers.deadline(rec.id, TURN_TIMER)
     out = await service.on_timer(rec.id, TURN_TIMER)
     assert any("AI plays their seat" in e.text for e in out.events)
     assert out.record.seat("p1").ai_level == "easy"
@@ -173,7 +173,7 @@ async def test_turn_timer_acts_for_the_player_then_hands_the_seat_to_ai(service,
 
 async def test_acting_resets_the_timeout_count(service, clock):
     rec = await started(service, "target=40")
-    clock.now = await service.db.timer(rec.id, TURN_TIMER)
+    clock.now = await service.db.timers.deadline(rec.id, TURN_TIMER)
     await service.on_timer(rec.id, TURN_TIMER)
     await service.apply(rec.id, BOB, "+1")
     out = await service.apply(rec.id, ALICE, "+1")
@@ -184,7 +184,7 @@ async def test_abandon_policy_ends_the_game(service, clock):
     await service.change_setting(1, "afk_strikes", 1)
     await service.change_setting(1, "afk_action", "abandon")
     rec = await started(service)
-    clock.now = await service.db.timer(rec.id, TURN_TIMER)
+    clock.now = await service.db.timers.deadline(rec.id, TURN_TIMER)
     out = await service.on_timer(rec.id, TURN_TIMER)
     assert out.record.status == "abandoned"
     assert "abandoned" in out.events[0].text
@@ -195,11 +195,11 @@ async def test_simultaneous_phase_keeps_its_deadline_as_players_submit(service, 
     await service.apply(rec.id, ALICE, "+1")
     out = await service.apply(rec.id, BOB, "+1")
     assert sorted(out.game.to_act()) == ["p1", "p2"]  # secret pick phase
-    deadline = await service.db.timer(rec.id, TURN_TIMER)
+    deadline = await service.db.timers.deadline(rec.id, TURN_TIMER)
     clock.now += 100
     await service.apply(rec.id, ALICE, "pick:3")
     # The deadline did not move, so the timer says nothing about who picked what.
-    assert await service.db.timer(rec.id, TURN_TIMER) == deadline
+    assert await service.db.timers.deadline(rec.id, TURN_TIMER) == deadline
 
 
 async def test_the_last_secret_chooser_gets_no_fresh_deadline(service, clock):
@@ -212,15 +212,15 @@ async def test_the_last_secret_chooser_gets_no_fresh_deadline(service, clock):
     await service.apply(rec.id, ALICE, "+1")
     await service.apply(rec.id, BOB, "+1")
     await service.apply(rec.id, ALICE, "pick:3")
-    deadline = await service.db.timer(rec.id, TURN_TIMER)
+    deadline = await service.db.timers.deadline(rec.id, TURN_TIMER)
     _, game = await service.load(rec.id)
     assert isinstance(game, Tally) and game.to_act() == ["p2"]
     clock.now += 50
     await service._arm_turn_timer(rec, game, ["p2"], secret=True)
-    assert await service.db.timer(rec.id, TURN_TIMER) == deadline
+    assert await service.db.timers.deadline(rec.id, TURN_TIMER) == deadline
     # A public action by a lone player (a normal turn) does restart the clock.
     await service._arm_turn_timer(rec, game, ["p2"], secret=False)
-    assert await service.db.timer(rec.id, TURN_TIMER) == clock.now + 300
+    assert await service.db.timers.deadline(rec.id, TURN_TIMER) == clock.now + 300
 
 
 async def test_concurrent_actions_on_different_games_share_one_database_safely(service):
@@ -238,7 +238,7 @@ async def test_concurrent_actions_on_different_games_share_one_database_safely(s
     for gid, _, _ in games:
         _, game = await service.load(gid)
         assert game.scores == {"p1": 2, "p2": 1}
-        assert len(await service.db.actions(gid)) == 2
+        assert len(await service.db.log.of_game(gid)) == 2
 
 
 async def test_a_state_the_engine_cannot_load_is_set_aside_without_logging_its_contents(service, caplog,

@@ -22,7 +22,7 @@ async def test_a_snapshot_holds_what_the_board_shows(service, clock):
     timeout = (await service.settings(1)).turn_timeout("tally")
     assert snap.running and snap.game is not None and snap.game.to_act() == ["p2"]
     assert snap.moves_played == 1
-    assert snap.deadline == clock.now + timeout == await service.db.timer(game_id, TURN_TIMER)
+    assert snap.deadline == clock.now + timeout == await service.db.timers.deadline(game_id, TURN_TIMER)
     assert snap.settings is await service.settings(1) and snap.pending == []
 
 
@@ -36,8 +36,8 @@ async def test_the_moves_and_deadline_this_process_saved_are_not_read_back(servi
     async def not_read(*args, **kwargs):
         raise AssertionError("read back what this process saved")
 
-    monkeypatch.setattr(service.db, "actions", not_read)
-    monkeypatch.setattr(service.db, "timer", not_read)
+    monkeypatch.setattr(service.db.log, "of_game", not_read)
+    monkeypatch.setattr(service.db.timers, "deadline", not_read)
     snap = await service.snapshot(game_id)
     assert snap.moves_played == 2
     assert snap.deadline == clock.now + (await service.settings(1)).turn_timeout("tally")
@@ -54,7 +54,7 @@ async def test_what_another_process_saved_is_read(service, database, clock):
     assert snap.moves_played == 2  # not the 1 this process counted at its own version
     assert (
         snap.deadline
-        == await database.timer(game_id, TURN_TIMER)
+        == await database.timers.deadline(game_id, TURN_TIMER)
         == clock.now + (await service.settings(1)).turn_timeout("tally")
     )
 
@@ -69,5 +69,5 @@ async def test_a_private_choice_is_not_counted_as_a_move(service):
     await service.apply(
         game_id, ALICE, next(a for a in game.legal_actions("p1") if game.is_private_action("p1", a))
     )
-    assert [a.seat for a in await service.db.actions(game_id)] == ["p1", "p2", "p1"]
+    assert [a.seat for a in await service.db.log.of_game(game_id)] == ["p1", "p2", "p1"]
     assert (await service.snapshot(game_id)).moves_played == 2

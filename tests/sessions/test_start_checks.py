@@ -75,14 +75,14 @@ async def test_every_lobby_either_starts_or_is_refused_with_a_sentence_and_nothi
         return
     for i in range(1, seats):
         await service.join(rec.id, Actor(100 + i, f"player{i}"))
-    before = await service.db.load_game(rec.id)
+    before = await service.db.games.load(rec.id)
     try:
         outcome = await service.start(rec.id, ALICE)
     except SessionError as exc:
         _readable(str(exc), registry.get(kind).title)
-        after = await service.db.load_game(rec.id)
+        after = await service.db.games.load(rec.id)
         assert (after.status, after.version, after.state) == ("lobby", before.version, None)
-        assert await service.db.actions(rec.id) == []
+        assert await service.db.log.of_game(rec.id) == []
         return
     assert outcome.record.status == "active" and outcome.game is not None
     assert len(outcome.game.players) == seats
@@ -92,7 +92,7 @@ async def _lobby(service, kind: str, options: str, seats: int, channel: int):
     rec = await service.create(kind, guild_id=1, channel_id=channel, host=ALICE, options_text=options)
     for i in range(1, seats):
         await service.join(rec.id, Actor(100 + i, f"player{i}"))
-    return await service.db.load_game(rec.id)
+    return await service.db.games.load(rec.id)
 
 
 @pytest.mark.parametrize("seats", [2, 3])
@@ -104,7 +104,7 @@ async def test_flagon_team_game_with_too_few_seats_is_refused_not_crashed(servic
     assert str(err.value) == (
         f"The Dragon & Flagon can't start like this: The team game needs 4-8 players; {seats} are seated."
     )
-    after = await service.db.load_game(rec.id)
+    after = await service.db.games.load(rec.id)
     assert (after.status, after.version) == ("lobby", rec.version)
     # More players arrive: the same lobby starts.
     for i in range(seats, 4):
@@ -123,7 +123,7 @@ async def test_a_stored_card_set_too_small_for_the_table_is_refused_at_start(ser
     rec = await _lobby(service, "farkle", "", 3, 30)
     with pytest.raises(SessionError, match="card set has 2 Companion cards, fewer than the 3 players"):
         await service.start(rec.id, ALICE)
-    assert (await service.db.load_game(rec.id)).status == "lobby"
+    assert (await service.db.games.load(rec.id)).status == "lobby"
     await service.leave(rec.id, Actor(102, "player2"))
     assert (await service.start(rec.id, ALICE)).record.status == "active"
 

@@ -80,8 +80,8 @@ async def test_a_full_disk_rolls_back_the_whole_save(tmp_path, clock, monkeypatc
             with pytest.raises(DatabaseUnavailable, match="disk is full"):
                 await service.apply(first, ALICE, "+2")
         rec, game = await service.load(first)
-        assert scores(game) == {"p1": 0, "p2": 0} and await db.actions(first) == []
+        assert scores(game) == {"p1": 0, "p2": 0} and await db.log.of_game(first) == []
         # Space is back: everything works, and the log has no gap.
         out = await service.apply(first, ALICE, "+2")
-        assert scores(out.game)["p1"] == 2 and [a.seq for a in await db.actions(first)] == [1]
+        assert scores(out.game)["p1"] == 2 and [a.seq for a in await db.log.of_game(first)] == [1]
         await service.apply(second, CAROL, "+1")

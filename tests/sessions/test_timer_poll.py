@@ -34,7 +34,7 @@ async def test_a_due_timer_armed_by_a_process_that_died_is_picked_up_by_another(
     survivor = TimerScheduler(service, alive, clock, poll_seconds=0.02)
     assert await survivor.start() == 0  # started first: it never armed the lobby timer below
     rec = await service.create("tally", guild_id=1, channel_id=10, host=ALICE)
-    deadline = await service.db.timer(rec.id, "lobby")
+    deadline = await service.db.timers.deadline(rec.id, "lobby")
     assert deadline is not None
     doomed = TimerScheduler(service, dead, clock)
     assert await doomed.start() == 1
@@ -47,7 +47,7 @@ async def test_a_due_timer_armed_by_a_process_that_died_is_picked_up_by_another(
     finally:
         survivor.stop()
     assert [o.record.status for o in alive.outcomes] == ["cancelled"] and dead.outcomes == []
-    assert await service.db.timers() == []
+    assert await service.db.timers.pending() == []
 
 
 async def test_a_timer_armed_by_two_processes_acts_once(service, clock):
@@ -56,7 +56,7 @@ async def test_a_timer_armed_by_two_processes_acts_once(service, clock):
     schedulers = [TimerScheduler(service, first, clock), TimerScheduler(service, second, clock)]
     for scheduler in schedulers:
         assert await scheduler.start() == 1
-    clock.now = (await service.db.timer(rec.id, "lobby") or 0) + 1
+    clock.now = (await service.db.timers.deadline(rec.id, "lobby") or 0) + 1
     try:
         for scheduler in schedulers:  # both re-armed now that it is due: both fire at once
             await scheduler.refresh(rec.id)
@@ -66,7 +66,7 @@ async def test_a_timer_armed_by_two_processes_acts_once(service, clock):
         for scheduler in schedulers:
             scheduler.stop()
     assert len(first.outcomes) + len(second.outcomes) == 1
-    assert (await service.db.load_game(rec.id)).status == "cancelled"
+    assert (await service.db.games.load(rec.id)).status == "cancelled"
 
 
 async def test_pick_up_skips_what_is_not_due_or_already_armed_here(service, clock):
@@ -76,7 +76,7 @@ async def test_pick_up_skips_what_is_not_due_or_already_armed_here(service, cloc
         assert await scheduler.pick_up_due() == 0  # an hour to go
         await scheduler.refresh(rec.id)
         assert scheduler.pending == 1
-        await service.db.set_timer(rec.id, LOBBY_TIMER, clock.now + 600)  # another process moved it
+        await service.db.timers.set(rec.id, LOBBY_TIMER, clock.now + 600)  # another process moved it
         assert await scheduler.pick_up_due() == 0 and scheduler.pending == 1
     finally:
         scheduler.stop()

@@ -23,17 +23,17 @@ async def test_the_turn_timer_is_saved_with_the_move(service, clock, monkeypatch
     async def no_separate_write(*args, **kwargs):
         raise AssertionError("the timer must be saved with the action")
 
-    monkeypatch.setattr(service.db, "set_timers", no_separate_write)
-    monkeypatch.setattr(service.db, "clear_timers", no_separate_write)
+    monkeypatch.setattr(service.db.timers, "set_many", no_separate_write)
+    monkeypatch.setattr(service.db.timers, "clear_many", no_separate_write)
     clock.now += 30
     await service.apply(rec.id, ALICE, "+1")
-    assert await service.db.timer(rec.id, TURN_TIMER) == clock.now + timeout
-    assert await service.db.timer(rec.id, REMIND_TIMER) == clock.now + timeout / 2
+    assert await service.db.timers.deadline(rec.id, TURN_TIMER) == clock.now + timeout
+    assert await service.db.timers.deadline(rec.id, REMIND_TIMER) == clock.now + timeout / 2
 
 
 async def test_a_failed_save_moves_no_timer(service, clock, monkeypatch):
     rec = await started(service)
-    before = await service.db.timer(rec.id, TURN_TIMER)
+    before = await service.db.timers.deadline(rec.id, TURN_TIMER)
 
     async def full_disk(*args, **kwargs):
         raise DatabaseUnavailable("The database could not be written: database or disk is full.")
@@ -42,4 +42,4 @@ async def test_a_failed_save_moves_no_timer(service, clock, monkeypatch):
     clock.now += 30
     with pytest.raises(DatabaseUnavailable):
         await service.apply(rec.id, ALICE, "+1")
-    assert await service.db.timer(rec.id, TURN_TIMER) == before
+    assert await service.db.timers.deadline(rec.id, TURN_TIMER) == before

@@ -40,4 +40,4 @@ async def test_a_move_made_in_one_process_is_seen_by_the_next_move_in_the_other(
             assert game is not None
             seat = game.to_act()[0]
             await service.apply(rec.id, actors[seat], game.legal_actions(seat)[0])
-        assert len(await db_a.actions(rec.id)) == len(await db_b.actions(rec.id)) == 6
+        assert len(await db_a.log.of_game(rec.id)) == len(await db_b.log.of_game(rec.id)) == 6

@@ -14,5 +14,5 @@ def seat(n: int, user: int | None = None, ai: str | None = None) -> SeatRecord:
 async def new_game(db: Database, channel: int = 10, *, seats: list[SeatRecord] | None = None,
                    **kw: Any) -> GameRecord:
     """A tally lobby in ``channel`` hosted by user 100 (seated alone unless ``seats`` says)."""
-    return await db.create_game(kind="tally", guild_id=1, channel_id=channel, host_user_id=100, options={},
+    return await db.games.create(kind="tally", guild_id=1, channel_id=channel, host_user_id=100, options={},
                                 seed=42, seats=seats or [seat(1, 100)], **kw)

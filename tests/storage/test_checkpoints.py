@@ -14,7 +14,7 @@ from tests.storage.records import new_game
 
 async def play(db: Database, game_id: int, version: int, moves: int) -> int:
     for n in range(moves):
-        version = await db.save_game(game_id, version, state={"n": n}, actions=[ActionRow("p1", f"+{n}")])
+        version = await db.games.save(game_id, version, state={"n": n}, actions=[ActionRow("p1", f"+{n}")])
     return version
 
 
@@ -78,6 +78,6 @@ async def test_a_deleted_file_is_not_recreated_by_the_checkpointer(tmp_path):
             await checkpointer.close()
             assert not path.exists() and checkpointer.checkpoints == 0
             assert any("background WAL checkpoint failed" in line for line in warnings.lines)
-            assert rec.id == (await db.load_game(rec.id)).id  # reading goes on
+            assert rec.id == (await db.games.load(rec.id)).id  # reading goes on
     finally:
         logger.removeHandler(warnings)

@@ -16,7 +16,7 @@ async def fill(path: Path) -> dict[str, int]:
     """A small database touching every table; returns the rows per table."""
     async with await Database.open(path) as db:
         for channel in range(3):
-            rec = await db.create_game(
+            rec = await db.games.create(
                 kind="tally",
                 guild_id=1,
                 channel_id=channel,
@@ -26,42 +26,42 @@ async def fill(path: Path) -> dict[str, int]:
                 seats=[seat(1, 100), seat(2, 200)],
                 announce=[],
             )
-            await db.save_game(
+            await db.games.save(
                 rec.id,
                 0,
                 state={"n": channel},
                 status="active",
                 actions=[ActionRow("p1", "+1", "player", 100)],
             )
-        await db.save_game(
+        await db.games.save(
             1,
             1,
             status="finished",
             result={"winners": ["p1"]},
             results=[ResultRow(100, 1, 3.0, "win"), ResultRow(200, 2, 1.0, "loss")],
         )
-        await db.set_timer(2, "turn", 1234.5)
-        await db.set_guild_setting(1, "afk_strikes", 2)
-        await db.set_notify_pref(100, "dm")
-        await db.add_ping(2, 7, 70)
-        await db.set_hand(2, "p1", HandMessage(8, 80, "key", True))
-        await db.mark_unrated(1, "p2", "hint")
-        await db.mark_damaged(3, "test")
-        await db._run(
+        await db.timers.set(2, "turn", 1234.5)
+        await db.settings.set(1, "afk_strikes", 2)
+        await db.prefs.set_notify(100, "dm")
+        await db.pings.add(2, 7, 70)
+        await db.hands.set(2, "p1", HandMessage(8, 80, "key", True))
+        await db.ratings.mark_unrated(1, "p2", "hint")
+        await db.damage.mark(3, "test")
+        await db._backend.run(
             "INSERT INTO ratings VALUES (1, 'tally', 'u:100', 100, 'player1', 25.0, 8.0, 1000.0, "
             "1, 1, 0, 1, 1, 1)"
         )
-        await db._run(
+        await db._backend.run(
             "INSERT INTO rating_history VALUES (1, 1, 'tally', 'u:100', 'p1', 1, 'win', 25.0, 8.3, "
             "990.0, 25.0, 8.0, 1000.0, 5.0)"
         )
         tables = [
             r[0]
-            for r in await db._fetch(
+            for r in await db._backend.fetch(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
             )
         ]
-        return {t: (await db._fetch(f"SELECT COUNT(*) FROM {t}"))[0][0] for t in tables}
+        return {t: (await db._backend.fetch(f"SELECT COUNT(*) FROM {t}"))[0][0] for t in tables}
 
 
 async def test_copy_keeps_every_row_and_id_and_a_second_run_changes_nothing(tmp_path, pg_url, capsys):
@@ -76,17 +76,17 @@ async def test_copy_keeps_every_row_and_id_and_a_second_run_changes_nothing(tmp_
     async with await Database.open(pg_url) as pg, await Database.open(path) as sqlite:
         for table, count in counts.items():
             if table != "schema_migrations":
-                assert (await pg._fetch(f"SELECT COUNT(*) FROM {table}"))[0][0] == count, table
+                assert (await pg._backend.fetch(f"SELECT COUNT(*) FROM {table}"))[0][0] == count, table
         for game_id in (1, 2):
-            a, b = await sqlite.load_game(game_id), await pg.load_game(game_id)
+            a, b = await sqlite.games.load(game_id), await pg.games.load(game_id)
             assert a == b
-            assert await sqlite.actions(game_id) == await pg.actions(game_id)
-        assert await pg.timers() == await sqlite.timers() == [(2, "turn", 1234.5)]
-        assert await pg.guild_settings(1) == {"afk_strikes": 2}
-        assert await pg.rating_snapshot() == await sqlite.rating_snapshot()
-        assert await pg.damaged_games() == {3: "test"}
+            assert await sqlite.log.of_game(game_id) == await pg.log.of_game(game_id)
+        assert await pg.timers.pending() == await sqlite.timers.pending() == [(2, "turn", 1234.5)]
+        assert await pg.settings.of_guild(1) == {"afk_strikes": 2}
+        assert await pg.ratings.snapshot() == await sqlite.ratings.snapshot()
+        assert await pg.damage.reasons() == {3: "test"}
         # The id sequence continues after the copied ids.
-        new = await pg.create_game(
+        new = await pg.games.create(
             kind="tally", guild_id=1, channel_id=99, host_user_id=1, options={}, seed=1
         )
         assert new.id == 4

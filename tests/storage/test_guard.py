@@ -12,7 +12,7 @@ import aiosqlite.core
 import pytest
 
 from storage import ActionRow, Database, DatabaseGone, GameDamaged, GameNotFound, SeatRecord
-from storage.db import MAX_ROW_ID
+from storage.games import MAX_ROW_ID
 
 
 def aiosqlite_threads(grace: float = 1.0) -> list[threading.Thread]:
@@ -26,10 +26,10 @@ def aiosqlite_threads(grace: float = 1.0) -> list[threading.Thread]:
 
 
 async def new_game(db: Database, channel: int, status: str = "active") -> int:
-    rec = await db.create_game(kind="tally", guild_id=1, channel_id=channel, host_user_id=100, options={},
+    rec = await db.games.create(kind="tally", guild_id=1, channel_id=channel, host_user_id=100, options={},
                                seed=1, seats=[SeatRecord("p1", 0, 100, None, "alice")])
-    await db.save_game(rec.id, rec.version, state={"n": channel}, status=status)
-    await db.set_timer(rec.id, "turn", 1000.0 + channel)
+    await db.games.save(rec.id, rec.version, state={"n": channel}, status=status)
+    await db.timers.set(rec.id, "turn", 1000.0 + channel)
     return rec.id
 
 
@@ -51,7 +51,7 @@ async def test_a_write_after_the_file_was_deleted_or_replaced_raises_and_writes_
     path = tmp_path / "db.sqlite3"
     async with await Database.open(path) as db:
         game = await new_game(db, 1)
-        rec = await db.load_game(game)
+        rec = await db.games.load(game)
         if how == "delete":
             path.unlink()
         elif how == "rename":
@@ -62,16 +62,16 @@ async def test_a_write_after_the_file_was_deleted_or_replaced_raises_and_writes_
         caplog.set_level(logging.CRITICAL, logger="dragon_tavern.storage.db")
         for _ in range(3):
             with pytest.raises(DatabaseGone, match="until the bot is restarted"):
-                await db.save_game(game, rec.version, state={"n": 99}, actions=[ActionRow("p1", "+1")])
+                await db.games.save(game, rec.version, state={"n": 99}, actions=[ActionRow("p1", "+1")])
         with pytest.raises(DatabaseGone):
-            await db.set_timer(game, "turn", 5.0)
+            await db.timers.set(game, "turn", 5.0)
         with pytest.raises(DatabaseGone):
-            await db.set_guild_setting(1, "afk_strikes", 2)
+            await db.settings.set(1, "afk_strikes", 2)
         assert db.read_only_reason is not None
         # Reading the old file still works; it was not changed.
-        again = await db.load_game(game)
+        again = await db.games.load(game)
         assert again.version == rec.version and again.state == {"n": 1}
-        assert await db.timer(game, "turn") == 1001.0
+        assert await db.timers.deadline(game, "turn") == 1001.0
     assert len([r for r in caplog.records if r.levelname == "CRITICAL"]) == 1
 
 
@@ -80,15 +80,15 @@ async def test_the_same_file_keeps_working(tmp_path):
     async with await Database.open(path) as db:
         game = await new_game(db, 1)
         os.utime(path)  # touched, but the same file
-        await db.save_game(game, 1, state={"n": 2})
-        assert (await db.load_game(game)).state == {"n": 2}
+        await db.games.save(game, 1, state={"n": 2})
+        assert (await db.games.load(game)).state == {"n": 2}
 
 
 async def test_one_undecodable_row_is_set_aside_and_logged_once(tmp_path, caplog):
     path = tmp_path / "db.sqlite3"
     found: list[int] = []
     async with await Database.open(path) as db:
-        db.on_damaged = found.append
+        db.damage.on_damaged = found.append
         good, bad, bad_recent = await new_game(db, 1), await new_game(db, 2), await new_game(db, 3)
         with sqlite3.connect(path) as conn:
             conn.execute("UPDATE games SET state = '{\"n\": ' WHERE id = ?", (bad,))
@@ -96,27 +96,27 @@ async def test_one_undecodable_row_is_set_aside_and_logged_once(tmp_path, caplog
         conn.close()
         caplog.set_level(logging.ERROR, logger="dragon_tavern.storage.db")
         for _ in range(3):
-            assert [g.id for g in await db.games()] == [good]
+            assert [g.id for g in await db.games.find()] == [good]
         assert found == [bad, bad_recent]
         errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
         assert len(errors) == 2 and f"game {bad} is damaged" in errors[0]
         with pytest.raises(GameDamaged):
-            await db.load_game(bad)
-        assert (await db.load_game(good)).state == {"n": 1}
-        assert [t[0] for t in await db.timers()] == [good]
-        assert await db.timer(bad, "turn") is None
-        access = await db.game_access(bad, 100)
+            await db.games.load(bad)
+        assert (await db.games.load(good)).state == {"n": 1}
+        assert [t[0] for t in await db.timers.pending()] == [good]
+        assert await db.timers.deadline(bad, "turn") is None
+        access = await db.games.access(bad, 100)
         assert access is not None and access.damaged and access.seated and access.guild_id == 1
         # The channel is told once: one caller claims the announcement.
-        assert await db.unannounced_damaged() == [(bad, 2), (bad_recent, 3)]
-        assert await db.claim_damage_announcement(bad) is True
-        assert await db.claim_damage_announcement(bad) is False
-        assert await db.unannounced_damaged() == [(bad_recent, 3)]
+        assert await db.damage.unannounced() == [(bad, 2), (bad_recent, 3)]
+        assert await db.damage.claim_announcement(bad) is True
+        assert await db.damage.claim_announcement(bad) is False
+        assert await db.damage.unannounced() == [(bad_recent, 3)]
     # Remembered across a restart: not logged or reported again.
     caplog.clear()
     async with await Database.open(path) as db:
-        db.on_damaged = found.append
-        assert [g.id for g in await db.games()] == [good]
+        db.damage.on_damaged = found.append
+        assert [g.id for g in await db.games.find()] == [good]
         assert found == [bad, bad_recent] and not caplog.records
 
 
@@ -124,5 +124,5 @@ async def test_ids_out_of_sqlite_range_name_no_game(tmp_path):
     async with await Database.open(tmp_path / "db.sqlite3") as db:
         for game_id in (0, -1, MAX_ROW_ID + 1, 10**200):
             with pytest.raises(GameNotFound):
-                await db.load_game(game_id)
-            assert await db.game_access(game_id, 1) is None
+                await db.games.load(game_id)
+            assert await db.games.access(game_id, 1) is None

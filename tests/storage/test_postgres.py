@@ -82,11 +82,11 @@ async def hold(db: Database, game_id: int) -> None:
 async def test_a_due_timer_is_claimed_once_across_processes(two_processes):
     one, two = two_processes
     rec = await new_game(one)
-    await one.set_timer(rec.id, "turn", 100.0)
-    assert not await two.claim_timer(rec.id, "turn", 99.0)  # not due yet
-    claims = await asyncio.gather(*(db.claim_timer(rec.id, "turn", 100.5) for db in (one, two, one, two)))
+    await one.timers.set(rec.id, "turn", 100.0)
+    assert not await two.timers.claim(rec.id, "turn", 99.0)  # not due yet
+    claims = await asyncio.gather(*(db.timers.claim(rec.id, "turn", 100.5) for db in (one, two, one, two)))
     assert sorted(claims) == [False, False, False, True]
-    assert await one.timers() == []
+    assert await one.timers.pending() == []
 
 
 async def test_concurrent_saves_of_one_version_let_exactly_one_win(two_processes):
@@ -95,13 +95,13 @@ async def test_concurrent_saves_of_one_version_let_exactly_one_win(two_processes
 
     async def save(db: Database, n: int) -> int | str:
         try:
-            return await db.save_game(rec.id, rec.version, state={"n": n}, status="active")
+            return await db.games.save(rec.id, rec.version, state={"n": n}, status="active")
         except VersionConflict:
             return "conflict"
 
     outcomes = await asyncio.gather(*(save(db, n) for n, db in enumerate((one, two, one, two))))
     assert sorted(outcomes, key=str) == [1, "conflict", "conflict", "conflict"]
-    assert (await two.load_game(rec.id)).version == 1
+    assert (await two.games.load(rec.id)).version == 1
 
 
 async def test_one_open_game_per_channel_holds_across_processes(two_processes):
@@ -110,13 +110,13 @@ async def test_one_open_game_per_channel_holds_across_processes(two_processes):
     assert sorted(type(r).__name__ for r in results) == ["ChannelBusy", "GameRecord"]
     with pytest.raises(ChannelBusy):
         await new_game(two)
-    assert len(await one.games()) == 1
+    assert len(await one.games.find()) == 1
 
 
 async def test_ids_beyond_32_bits_are_stored(pg_url):
     snowflake = 1_234_567_890_123_456_789
     async with await Database.open(pg_url) as db:
-        rec = await db.create_game(
+        rec = await db.games.create(
             kind="tally",
             guild_id=snowflake,
             channel_id=snowflake + 1,
@@ -125,7 +125,7 @@ async def test_ids_beyond_32_bits_are_stored(pg_url):
             seed=2**40,
             seats=[seat(1, snowflake + 3)],
         )
-        loaded = await db.load_game(rec.id)
+        loaded = await db.games.load(rec.id)
         assert (loaded.guild_id, loaded.channel_id, loaded.seats[0].user_id) == (
             snowflake,
             snowflake + 1,
@@ -170,8 +170,8 @@ async def test_rating_transactions_of_two_processes_take_turns(two_processes):
     first_locked = asyncio.Event()
 
     async def rebuild_like(db: Database) -> None:
-        async with db._transaction():
-            await db._lock_ratings()
+        async with db._backend.transaction():
+            await db._backend.lock_ratings()
             first_locked.set()
             order.append("one in")
             await asyncio.sleep(0.2)
@@ -179,8 +179,8 @@ async def test_rating_transactions_of_two_processes_take_turns(two_processes):
 
     async def finish_like(db: Database) -> None:
         await first_locked.wait()
-        async with db._transaction():
-            await db._lock_ratings()
+        async with db._backend.transaction():
+            await db._backend.lock_ratings()
             order.append("two in")
 
     await asyncio.gather(rebuild_like(one), finish_like(two))

@@ -30,9 +30,9 @@ class CountingFetch:
 
 async def fresh(db: Database, game_id: int) -> dict:
     """The game as the database holds it, read past the cache."""
-    rows = await db._read_game_rows(game_id)
+    rows = await db.games._read_rows(game_id)
     db._rows.forget(game_id)
-    loaded = await db.load_game(game_id)
+    loaded = await db.games.load(game_id)
     assert [asdict(s) for s in loaded.seats] == sorted(rows.seats, key=lambda s: s["position"])
     return asdict(loaded)
 
@@ -41,11 +41,11 @@ async def test_a_load_after_a_save_reads_nothing_on_sqlite_and_everything_on_pos
     async with await Database.open(database_target) as db:
         rec = await new_game(db, seats=[seat(1, 100), seat(2, 200)])
         counter = CountingFetch(db)
-        version = await db.save_game(
+        version = await db.games.save(
             rec.id, rec.version, state={"n": 1}, status="active", actions=[ActionRow("p1", "+1")]
         )
         for _ in range(3):
-            loaded = await db.load_game(rec.id)
+            loaded = await db.games.load(rec.id)
             assert loaded.version == version and loaded.state == {"n": 1} and loaded.status == "active"
         assert counter.loads == (0 if db.exclusive else 3)
         assert db.exclusive == (db.backend_name == "sqlite")
@@ -54,34 +54,34 @@ async def test_a_load_after_a_save_reads_nothing_on_sqlite_and_everything_on_pos
 async def test_every_write_leaves_the_cached_game_equal_to_the_database(database_target):
     async with await Database.open(database_target) as db:
         rec = await new_game(db, seats=[seat(1, 100), seat(2, 200)])
-        await db.load_game(rec.id)  # kept from here on (SQLite)
+        await db.games.load(rec.id)  # kept from here on (SQLite)
 
         async def same() -> None:
-            assert asdict(await db.load_game(rec.id)) == await fresh(db, rec.id)
+            assert asdict(await db.games.load(rec.id)) == await fresh(db, rec.id)
 
-        v = await db.save_game(rec.id, rec.version, state={"n": 1}, status="active", options={"team": "a"})
+        v = await db.games.save(rec.id, rec.version, state={"n": 1}, status="active", options={"team": "a"})
         await same()
         moved = [
             SeatRecord("p2", 0, 200, None, "b"),
             SeatRecord("p1", 1, 100, "easy", "a", timeouts_in_a_row=2),
         ]
-        v = await db.save_game(rec.id, v, seats=moved, result={"ranking": []})
+        v = await db.games.save(rec.id, v, seats=moved, result={"ranking": []})
         await same()
-        await db.set_private_route(rec.id, "p2", "dm")
+        await db.games.set_private_route(rec.id, "p2", "dm")
         await same()
-        await db.set_board_message(rec.id, 555)
+        await db.games.set_board_message(rec.id, 555)
         await same()
-        await db.set_thread(rec.id, 777)
+        await db.games.set_thread(rec.id, 777)
         await same()
-        await db.set_host(rec.id, 200)
+        await db.games.set_host(rec.id, 200)
         await same()
-        await db.queue_announcement(rec.id, [{"kind": "x"}])
-        pending = await db.pending_announcements(rec.id)
-        await db.save_progress(pending, recent=(["a line"], 5))
+        await db.outbox.queue(rec.id, [{"kind": "x"}])
+        pending = await db.outbox.pending(rec.id)
+        await db.outbox.save_progress(pending, recent=(["a line"], 5))
         await same()
-        v = await db.save_game(rec.id, v, state={"n": 2}, status="finished")
+        v = await db.games.save(rec.id, v, state={"n": 2}, status="finished")
         await same()
-        loaded = await db.load_game(rec.id)
+        loaded = await db.games.load(rec.id)
         assert (loaded.version, loaded.status, loaded.board_message_id, loaded.host_user_id) == (
             v,
             "finished",
@@ -95,13 +95,13 @@ async def test_every_write_leaves_the_cached_game_equal_to_the_database(database
 async def test_what_a_caller_changes_in_a_loaded_game_is_not_kept(tmp_path):
     async with await Database.open(tmp_path / "db.sqlite3") as db:
         rec = await new_game(db)
-        await db.save_game(rec.id, rec.version, state={"cells": [1, 2]})
-        loaded = await db.load_game(rec.id)
+        await db.games.save(rec.id, rec.version, state={"cells": [1, 2]})
+        loaded = await db.games.load(rec.id)
         assert loaded.state is not None
         loaded.state["cells"].append(3)
         loaded.seats[0].display_name = "mallory"
         loaded.options["x"] = 1
-        again = await db.load_game(rec.id)
+        again = await db.games.load(rec.id)
         assert (
             again.state == {"cells": [1, 2]}
             and again.seats[0].display_name == "player1"
@@ -112,10 +112,10 @@ async def test_what_a_caller_changes_in_a_loaded_game_is_not_kept(tmp_path):
 async def test_a_failed_save_changes_nothing_a_later_load_sees(tmp_path):
     async with await Database.open(tmp_path / "db.sqlite3") as db:
         rec = await new_game(db)
-        v = await db.save_game(rec.id, rec.version, state={"n": 1})
+        v = await db.games.save(rec.id, rec.version, state={"n": 1})
         with pytest.raises(VersionConflict):
-            await db.save_game(rec.id, rec.version, state={"n": 99})
-        loaded = await db.load_game(rec.id)
+            await db.games.save(rec.id, rec.version, state={"n": 99})
+        loaded = await db.games.load(rec.id)
         assert (loaded.version, loaded.state) == (v, {"n": 1})
         assert asdict(loaded) == await fresh(db, rec.id)
 
@@ -123,10 +123,10 @@ async def test_a_failed_save_changes_nothing_a_later_load_sees(tmp_path):
 async def test_a_damaged_game_is_not_served_from_memory(tmp_path):
     async with await Database.open(tmp_path / "db.sqlite3") as db:
         rec = await new_game(db)
-        await db.load_game(rec.id)
-        await db.mark_damaged(rec.id, "test")
+        await db.games.load(rec.id)
+        await db.damage.mark(rec.id, "test")
         with pytest.raises(GameDamaged):
-            await db.load_game(rec.id)
+            await db.games.load(rec.id)
 
 
 async def test_a_load_racing_a_save_never_keeps_the_older_rows(tmp_path):
@@ -140,18 +140,18 @@ async def test_a_load_racing_a_save_never_keeps_the_older_rows(tmp_path):
         async def loads() -> None:
             while not done:
                 db._rows.forget(rec.id)
-                await db.load_game(rec.id)  # a miss, racing the saves
+                await db.games.load(rec.id)  # a miss, racing the saves
                 floor = committed
-                assert (await db.load_game(rec.id)).version >= floor
+                assert (await db.games.load(rec.id)).version >= floor
 
         async def saves() -> None:
             nonlocal committed, done
             for n in range(200):
-                committed = await db.save_game(rec.id, committed, state={"n": n})
+                committed = await db.games.save(rec.id, committed, state={"n": n})
             done = True
 
         await asyncio.gather(loads(), saves())
-        latest = await db.load_game(rec.id)
+        latest = await db.games.load(rec.id)
         assert latest.state == {"n": 199} and latest.version == rec.version + 200
         assert asdict(latest) == await fresh(db, rec.id)
 

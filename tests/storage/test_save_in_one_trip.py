@@ -8,33 +8,33 @@ import math
 import pytest
 
 from storage import ActionRow, Database, SeatRecord, VersionConflict
-from storage.db import _decode_json, _encode_json
+from storage.records import decode_json, encode_json
 from tests.storage.records import new_game, seat
 
 
 async def test_timers_are_set_and_removed_with_the_save(tmp_path):
     async with await Database.open(tmp_path / "db.sqlite3") as db:
         rec = await new_game(db, seats=[seat(1, 100), seat(2, 200)])
-        v1 = await db.save_game(
+        v1 = await db.games.save(
             rec.id,
             rec.version,
             state={"n": 1},
             actions=[ActionRow("p1", "+1")],
             timers={"turn": 100.0, "remind": 50.0},
         )
-        assert await db.timer(rec.id, "turn") == 100.0 and await db.timer(rec.id, "remind") == 50.0
-        v2 = await db.save_game(rec.id, v1, state={"n": 2}, timers={"turn": 200.0, "remind": None})
-        assert await db.timer(rec.id, "turn") == 200.0 and await db.timer(rec.id, "remind") is None
+        assert await db.timers.deadline(rec.id, "turn") == 100.0 and await db.timers.deadline(rec.id, "remind") == 50.0
+        v2 = await db.games.save(rec.id, v1, state={"n": 2}, timers={"turn": 200.0, "remind": None})
+        assert await db.timers.deadline(rec.id, "turn") == 200.0 and await db.timers.deadline(rec.id, "remind") is None
         # clear_timers first, then the new deadlines: only those remain.
-        await db.set_timer(rec.id, "lobby", 5.0)
-        await db.save_game(rec.id, v2, clear_timers=True, timers={"turn": 300.0})
-        assert sorted((p, d) for g, p, d in await db.timers() if g == rec.id) == [("turn", 300.0)]
+        await db.timers.set(rec.id, "lobby", 5.0)
+        await db.games.save(rec.id, v2, clear_timers=True, timers={"turn": 300.0})
+        assert sorted((p, d) for g, p, d in await db.timers.pending() if g == rec.id) == [("turn", 300.0)]
 
 
 async def test_a_stale_version_writes_nothing_at_all(tmp_path):
     async with await Database.open(tmp_path / "db.sqlite3") as db:
         rec = await new_game(db, seats=[seat(1, 100), seat(2, 200)])
-        v1 = await db.save_game(
+        v1 = await db.games.save(
             rec.id,
             rec.version,
             state={"n": 1},
@@ -42,9 +42,9 @@ async def test_a_stale_version_writes_nothing_at_all(tmp_path):
             announce=[{"kind": "x"}],
             timers={"turn": 100.0},
         )
-        pending = len(await db.pending_announcements(rec.id))
+        pending = len(await db.outbox.pending(rec.id))
         with pytest.raises(VersionConflict):
-            await db.save_game(
+            await db.games.save(
                 rec.id,
                 rec.version,
                 state={"n": 9},
@@ -53,12 +53,12 @@ async def test_a_stale_version_writes_nothing_at_all(tmp_path):
                 timers={"turn": 999.0},
                 seats=[seat(1, 100)],
             )
-        loaded = await db.load_game(rec.id)
+        loaded = await db.games.load(rec.id)
         assert loaded.version == v1 and loaded.state == {"n": 1}
         assert [s.seat for s in loaded.seats] == ["p1", "p2"]
-        assert [a.action for a in await db.actions(rec.id)] == ["+1"]
-        assert len(await db.pending_announcements(rec.id)) == pending
-        assert await db.timer(rec.id, "turn") == 100.0
+        assert [a.action for a in await db.log.of_game(rec.id)] == ["+1"]
+        assert len(await db.outbox.pending(rec.id)) == pending
+        assert await db.timers.deadline(rec.id, "turn") == 100.0
 
 
 async def test_the_game_loads_with_its_seats_in_position_order(tmp_path):
@@ -76,15 +76,15 @@ async def test_the_game_loads_with_its_seats_in_position_order(tmp_path):
                 private_route="dm",
             ),
         ]
-        await db.save_game(rec.id, rec.version, seats=moved)
-        loaded = await db.load_game(rec.id)
+        await db.games.save(rec.id, rec.version, seats=moved)
+        loaded = await db.games.load(rec.id)
         assert loaded.seats == moved
 
 
 def test_json_columns_round_trip_what_the_standard_library_wrote():
     big = {"seed": 2**70, "nan": math.nan, "keys": {1: "one"}}
-    text = _encode_json(big)  # orjson refuses the 70-bit integer: the standard library writes it
-    back = _decode_json(text)
+    text = encode_json(big)  # orjson refuses the 70-bit integer: the standard library writes it
+    back = decode_json(text)
     assert back["seed"] == 2**70 and math.isnan(back["nan"]) and back["keys"] == {"1": "one"}
-    assert _encode_json({"a": [1, 2], 3: None}) == '{"a":[1,2],"3":null}'
-    assert _decode_json('{"x":NaN}')["x"] != _decode_json('{"x":NaN}')["x"]  # older rows with NaN still load
+    assert encode_json({"a": [1, 2], 3: None}) == '{"a":[1,2],"3":null}'
+    assert decode_json('{"x":NaN}')["x"] != decode_json('{"x":NaN}')["x"]  # older rows with NaN still load
