@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 from engine.base import Event
+from engine.flagon.rules import cname
 
 
 class CardRevealed(TypedDict):
@@ -52,3 +53,11 @@ def token_moved(event: Event) -> TokenMoved | None:
     if not isinstance(data.get("cost"), int) or not isinstance(data.get("space"), int):
         return None
     return TokenMoved(char=data["char"], facing=data["facing"], cost=data["cost"], space=data["space"])
+
+
+def order_text(space: int, order: list[str]) -> str:
+    """The line announcing a time step's acting order ("Time step 4: Jack, Mo act, in this order.")."""
+    names = [cname(c) for c in order]
+    if len(names) == 1:
+        return f"Time step {space}: {names[0]} acts."
+    return f"Time step {space}: " + ", ".join(names) + " act, in this order."

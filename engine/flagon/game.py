@@ -1,9 +1,5 @@
-"""The Dragon & Flagon game object: setup, planning, the time-step loop, persistence.
-
-Beside it: the notation and button labels (engine.flagon.notation), the view's shape and how
-it is drawn (engine.flagon.view), the team game's sides (engine.flagon.teams) and the starting
-state (engine.flagon.setup).
-"""
+"""The Dragon & Flagon game object: setup, planning, the time-step loop, persistence. Beside it:
+notation and button labels (.notation), the view (.view), team sides (.teams), the start (.setup)."""
 
 from __future__ import annotations
 
@@ -24,6 +20,7 @@ from engine.base import (
 )
 from engine.flagon import geometry as G
 from engine.flagon.cards import CHARACTERS, load_cards
+from engine.flagon.events import order_text
 from engine.flagon.notation import SLOT_NAMES, FlagonAction, describe
 from engine.flagon.options import OPTIONS
 from engine.flagon.rules import PRIZES, Ctx, NeedChoice, Rules, cname
@@ -231,7 +228,7 @@ class FlagonGame(Game):
                 r = Rules(s, Ctx([]))
                 first = [c for c in order if r.has(c, "divine_inspiration")]
                 s["order"] = first + [c for c in order if c not in first]
-                events.append(Event("order", _order_text(s["marker"], s["order"]),
+                events.append(Event("order", order_text(s["marker"], s["order"]),
                                     data={"order": s["order"], "space": s["marker"]}))  # fmt: skip
                 continue
             # act
@@ -393,13 +390,6 @@ class FlagonGame(Game):
 
     def describe_action(self, player: str, action: str) -> str:
         return describe(action)
-
-
-def _order_text(space: int, order: list[str]) -> str:
-    names = [cname(c) for c in order]
-    if len(names) == 1:
-        return f"Time step {space}: {names[0]} acts."
-    return f"Time step {space}: " + ", ".join(names) + " act, in this order."
 
 
 def new_game(players: list[str], seed: int, **options: Any) -> FlagonGame:

@@ -8,7 +8,8 @@ import os
 import discord
 import pytest
 
-from bot import ConfigError, create_bot, load_settings
+from bot import create_bot
+from sessions.environment import ConfigError, load_settings
 from tests.bot.helpers import last_board, private_replies, public_channel_text
 from tests.doubles import tally
 from tests.sessions.test_card_files import GOOD

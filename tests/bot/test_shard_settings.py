@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from discord.ext import commands
 
-from bot import ConfigError, ShardPlan, create_bot, load_settings
+from bot import create_bot
+from sessions.environment import ConfigError, ShardPlan, load_settings
 
 
 def settings(**env: str):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import ConfigError, load_settings
+from sessions.environment import ConfigError, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 

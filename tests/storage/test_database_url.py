@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import ConfigError, load_settings
+from sessions.environment import ConfigError, load_settings
 
 
 def test_database_path_alone_still_names_the_sqlite_file():
