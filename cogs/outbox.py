@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.carrier import Carrier
+from cogs.carrier import Carrier, LiveInteractions
 from cogs.errors import AnnouncementDelayed
 from cogs.hands import Hands
 from cogs.pings import Pings
@@ -65,8 +65,10 @@ class Outbox:
         # Games whose last delivery failed (or that had rows at start-up): the next click on
         # them catches up first. Memory only: at start-up the database says which they are.
         self.behind: set[int] = set()
+        # The newest click on each board and hand DM while its token lives (cogs.carrier).
+        self.live = LiveInteractions()
         self.pings = Pings(bot)
-        self.hands = Hands(bot)
+        self.hands = Hands(bot, self.live)
         self.tables = Tables(bot)
 
     async def deliver(self, game_id: int, carrier: Carrier | None = None) -> None:
@@ -79,6 +81,8 @@ class Outbox:
     async def deliver_now(self, game_id: int, carrier: Carrier | None = None) -> None:
         """Deliver right after a save. On failure the change stays queued, a retry is scheduled
         and :class:`AnnouncementDelayed` tells the caller the move was saved all the same."""
+        if carrier is not None:
+            self.live.note(carrier)
         failure = await self._attempt(game_id, carrier)
         if failure is not None:
             ref = secrets.token_hex(3).upper()
@@ -148,11 +152,14 @@ class Outbox:
             recent = await service.save_announcement_progress(fresh, recent=(lines, RECENT_EVENTS) if lines else None)
             if recent is not None:
                 rec.recent = recent
-        await presenter.draw_board(rec, game, carrier)
+        # Through the click when it can, else the newest live click on that message (a plan
+        # chosen in a DM changes the board: the last click on the board carries it).
+        await presenter.draw_board(rec, game, self.live.on(rec.board_message_id, carrier))
         unpinged = [a for a in pending if "ping" not in a.progress]
         if game is not None and rec.status == "active":
             if unpinged:
-                sent = await self.pings.announce(rec, game, _events(unpinged), carrier)
+                ping_carrier = self.live.ping(rec.table_channel_id, rec.board_message_id, carrier)
+                sent = await self.pings.announce(rec, game, _events(unpinged), ping_carrier)
                 for a in unpinged:
                     a.progress["ping"] = sent
                 await service.save_announcement_progress(unpinged)

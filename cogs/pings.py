@@ -89,7 +89,10 @@ class Pings:
         deadline = await self.bot.service.turn_deadline(rec.id)
         in_channel: list[str] = []
         sent: set[int] = set()  # this round's DMs: the earlier pings are deleted, not these
-        for seat_id in asked:
+        # Whom the game's own line mentions (a card asks them something) is asked too: by DM if
+        # they chose DMs, and then that line names them without a mention (notified once).
+        hooked = [s for s in humans if s in to_act and f"{{@{s}}}" in (hook or "") and s not in asked]
+        for seat_id in asked + hooked:
             seat = humans[seat_id]
             pref = await self.bot.service.notify_pref(seat.user_id or 0)
             if pref == "off":
@@ -98,8 +101,10 @@ class Pings:
                 dm_id = await self._dm(rec, game, seat, reminder, deadline, settings)
                 if dm_id is not None:
                     sent.add(dm_id)
+                    hook = hook.replace(f"{{@{seat_id}}}", f"{{{seat_id}}}") if hook else hook
                     continue
-            in_channel.append(seat_id)
+            if seat_id in asked:
+                in_channel.append(seat_id)
         lines = []
         if hook:
             lines.append(hook)
@@ -149,6 +154,7 @@ class Pings:
                                                wait=True)).id
                 self._webhooks[sent_id] = (followup, carrier.interaction)
             except discord.HTTPException:
+                carrier.broken = True  # its token was refused: not tried again (cogs.carrier)
                 log.info("game %s: the click's token could not send the ping; sending it in the channel", rec.id)
         if sent_id is None:
             # By id: the server may be on another shard. In the game's thread if it has one.
