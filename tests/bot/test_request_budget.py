@@ -209,13 +209,14 @@ async def play_flagon(world, *, pace: random.Random | None = None) -> Budget:
     return await measure(env, bot, gid, since)
 
 
-async def play_farkle_by_slash(world) -> Budget:
+async def play_farkle_by_slash(world, *, pace: random.Random | None = None) -> Budget:
     env, bot, channel, m = world
     options = "first_player=lobby max_rounds=15"
     gid, since = await open_game(world, "farkle", ["alice", "bob"], options=options)
     pings = Pings(world, gid)
     rng = random.Random(7)
     for _ in range(3000):
+        await think(env, pace)
         rec, game = await bot.service.load(gid)
         if game.is_over:
             break
@@ -257,6 +258,11 @@ CASES = {
     "buttons · Flagon, 3 members": (play_flagon, None, 1.0),
     "buttons at human pace · Flagon, 3 members": (lambda w: play_flagon(w, pace=random.Random(3)), None, 1.0),
     "/play · Farkle, 2 members": (play_farkle_by_slash, 1.2, None),
+    "/play at human pace · Farkle, 2 members": (
+        lambda w: play_farkle_by_slash(w, pace=random.Random(3)),
+        1.2,
+        None,
+    ),
     "/play · Flagon, 3 members": (play_flagon_by_slash, None, None),
     "/play at human pace · Flagon, 3 members": (
         lambda w: play_flagon_by_slash(w, pace=random.Random(3)),
