@@ -176,12 +176,34 @@ class Pings:
         if deadline is not None:
             lines.append(f"⏳ Time runs out <t:{int(deadline)}:R>; {afk_outcome([seat], settings, rec.seats)}.")
         lines.append(f"[Go to the board]({board_link(rec)})")
+        content = text.fit("\n".join(lines))
+        sent_id = await self._dm_followup(rec, seat, content)
+        if sent_id is not None:
+            return sent_id
         try:
-            sent = await self.bot.dms.send(seat.user_id, content=text.fit("\n".join(lines)), suppress_embeds=True,
-                                           allowed_mentions=NOBODY)
+            sent = await self.bot.dms.send(seat.user_id, content=content, suppress_embeds=True, allowed_mentions=NOBODY)
         except discord.Forbidden:
             return None
         await self.bot.service.add_ping(rec.id, sent.channel.id, sent.id)
+        return sent.id
+
+    async def _dm_followup(self, rec: GameRecord, seat: SeatRecord, content: str) -> int | None:
+        """The DM ping as a followup of the member's newest live click in their hand DM (it lands
+        in that DM and notifies like any DM, outside the global limit); None when there is none."""
+        hand = await self.bot.service.hand(rec.id, seat.seat)
+        if hand is None or not hand.message_id:
+            return None
+        carrier = self.bot.outbox.live.on(hand.message_id)
+        if carrier is None:
+            return None
+        followup = carrier.interaction.followup
+        try:
+            sent = await followup.send(content, suppress_embeds=True, allowed_mentions=NOBODY, wait=True)
+        except discord.HTTPException:
+            carrier.broken = True  # its token was refused: the DM channel from now on
+            return None
+        self._webhooks[sent.id] = (followup, carrier.interaction)
+        await self.bot.service.add_ping(rec.id, hand.channel_id, sent.id)
         return sent.id
 
     async def delete_earlier(self, rec: GameRecord, *, keep: set[int]) -> None:

@@ -22,6 +22,7 @@ from bench.playthrough import Table, Tally
 from cogs.prompts import must_act_privately
 
 _DM_MESSAGE = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
+_FOLLOWUP = re.compile(r"^/webhooks/\d+/([^/]+)$")
 _ORIGINAL = re.compile(r"^/webhooks/\d+/([^/]+)/messages/@original$")
 
 
@@ -127,6 +128,14 @@ async def test_one_dm_per_player_per_game_edited_in_place_and_each_turn_change_n
         if (m := _DM_MESSAGE.match(r.path))
     }
     assert hand_id not in deleted  # only superseded pings are deleted
+    followups = [
+        r.json["content"]
+        for r in log
+        if r.method == "POST"
+        and (w := _FOLLOWUP.match(r.path))
+        and env.backend.interactions[env.backend.interaction_tokens[w.group(1)]].channel_id == bob_dm
+    ]
+    print(f"bob's DM pings: {len(pings)} through his DM channel, {len(followups)} as followups of his clicks there")
     # Every turn change reached the member it asks (a channel ping, or bob's DM ping).
     assert tally.turn_changes > 10 and tally.notified == tally.turn_changes
     assert len(pings) <= tally.turn_changes  # no turn change told bob twice by DM

@@ -119,15 +119,22 @@ class Pings:
         self.gid = gid
         self.seen: list[str] = []  # every ping and notice, for the reader (printed)
 
-    async def before(self) -> tuple[set[str], int]:
+    async def before(self) -> tuple[set[str], int, int]:
         _, game = await self.bot.service.load(self.gid)
-        return set(game.to_act()), len(public_posts(self.env, self.channel))
+        return set(game.to_act()), len(public_posts(self.env, self.channel)), self.env.backend.snowflake()
 
-    async def after(self, before: tuple[set[str], int]) -> None:
+    async def after(self, before: tuple[set[str], int, int]) -> None:
         rec, game = await self.bot.service.load(self.gid)
         users = {s.seat: s.user_id for s in rec.seats if not s.is_ai}
         new = public_posts(self.env, self.channel)[before[1] :]
         pinged = {int(u) for body in new for u in (body.get("allowed_mentions") or {}).get("users") or []}
+        backend = self.env.backend
+        dm_pings = {  # a member who chose DM pings: a new message in their DMs (a hand is only edited)
+            user
+            for user, dm in backend.dm_channels.items()
+            if any(mid > before[2] for mid in backend.messages.get(dm, {}))
+        }
+        pinged |= {u for u in dm_pings if u in users.values()}
         self.seen += [str(body.get("content")) for body in new if not body.get("embeds")]
         now = set(game.to_act()) if not game.is_over else set()
         became = {users[p] for p in now - before[0] if p in users}
@@ -188,8 +195,12 @@ async def think(env, rng: random.Random | None) -> None:
         await env.advance_time(rng.uniform(15, 45))
 
 
-async def play_flagon(world, *, pace: random.Random | None = None) -> Budget:
+async def play_flagon(world, *, pace: random.Random | None = None, dm_pings: bool = False) -> Budget:
+    """``dm_pings``: bob chose `/game notify dm` (his pings are DMs, sent as followups of his
+    last click in his hand DM while its token lives)."""
     env, bot, channel, m = world
+    if dm_pings:
+        await m["bob"].slash(channel, "game notify", where="dm")
     gid, since = await open_game(world, "flagon", ["alice", "bob", "carol"])
     pings = Pings(world, gid)
     by_user = {member.id: member for member in m.values()}
@@ -256,6 +267,9 @@ CASES = {
     "buttons · Farkle, 2 members": (lambda w: play_farkle_by_buttons(w, ai=False), 0.3, None),
     "buttons · Farkle, 2 members + AI": (lambda w: play_farkle_by_buttons(w, ai=True), 0.3, None),
     "buttons · Flagon, 3 members": (play_flagon, None, 1.0),
+    # bob's DM pings are followups of his last click in his hand DM (0.84 when each was a DM sent
+    # and the previous one deleted through the DM channel)
+    "buttons · Flagon, 3 members, bob pinged by DM": (lambda w: play_flagon(w, dm_pings=True), None, 0.3),
     "buttons at human pace · Flagon, 3 members": (lambda w: play_flagon(w, pace=random.Random(3)), None, 1.0),
     "/play · Farkle, 2 members": (play_farkle_by_slash, 1.2, None),
     "/play at human pace · Farkle, 2 members": (
