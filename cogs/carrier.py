@@ -94,6 +94,13 @@ class LiveInteractions:
         message_id = carrier.original_message_id()
         if message_id is not None and carrier.alive():
             self._on[message_id] = carrier
+        # The oldest writes come first: drop the expired ones, so that the map holds the clicks
+        # of the last 14 minutes only (each keeps its interaction, message included).
+        while self._on:
+            oldest = next(iter(self._on.values()))
+            if oldest.alive():
+                break
+            self._on.popitem(last=False)
 
     def on(self, message_id: int | None, carrier: Carrier | None = None) -> Carrier | None:
         """What can edit ``message_id`` through an interaction endpoint: ``carrier`` (the
