@@ -7,7 +7,8 @@
 * Dragon Farkle, alice and bob.
 
 Printed per game: DMs created (new messages posted in DM channels, refused ones included),
-DM edits, DM deletes, ``GET /users/{id}``, PNG uploads (files attached to a create or edit),
+DM edits (through the channel: the global limit), DM edits by token (through the webhook of the
+member's last click in that DM: an interaction endpoint), DM deletes, ``GET /users/{id}``, PNG uploads (files attached to a create or edit),
 PNGs drawn (different pictures: the presenter draws one only when what it shows changed), and
 per player the DMs they received.
 """
@@ -25,12 +26,20 @@ from cogs.plugins import load_plugins
 
 _MESSAGE = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
 _USER = re.compile(r"^/users/\d+$")
+_ORIGINAL = re.compile(r"^/webhooks/\d+/([^/]+)/messages/@original$")
 
 
-def count(requests: list[Any], dm_channels: set[int]) -> dict[str, int]:
-    """Tally one slice of simcord's request log by kind."""
-    out = {"DMs created": 0, "DM edits": 0, "DM deletes": 0, "GET /users": 0, "PNG uploads": 0}
+def count(
+    requests: list[Any], dm_channels: set[int], token_channels: dict[str, int] | None = None
+) -> dict[str, int]:
+    """Tally one slice of simcord's request log by kind. ``token_channels``: the channel of each
+    interaction token, to count the DM edits made through a click's token (cogs.carrier)."""
+    out = {"DMs created": 0, "DM edits": 0, "DM edits by token": 0, "DM deletes": 0, "GET /users": 0,
+           "PNG uploads": 0}  # fmt: skip
     for r in requests:
+        original = _ORIGINAL.match(r.path) if r.method == "PATCH" else None
+        if original and (token_channels or {}).get(original.group(1)) in dm_channels:
+            out["DM edits by token"] += 1
         found = _MESSAGE.match(r.path)
         if r.method == "GET" and _USER.match(r.path):
             out["GET /users"] += 1
@@ -80,7 +89,11 @@ async def run() -> dict[str, Any]:
                     await asyncio.sleep(0.2)  # background ping deletes
                     dms = {int(c): m for m, c in env.backend.dm_channels.items()}
                     log = env.http_requests[start:]
-                    results[name] = count(log, set(dms))
+                    backend = env.backend
+                    tokens = {
+                        t: backend.interactions[i].channel_id for t, i in backend.interaction_tokens.items()
+                    }
+                    results[name] = count(log, set(dms), tokens)
                     results[name]["PNGs drawn"] = len(drawn)
                     per = {
                         n: sum(

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs.carrier import LiveInteractions
 from cogs.prompts import must_act_privately, private_actions, prompt_key
 from cogs.recent import RecentMap
 from engine import Event, Game
@@ -45,8 +46,11 @@ HANDS_KEPT = 4096  # hand messages whose shown digest is kept (a game has at mos
 
 
 class Hands:
-    def __init__(self, bot: DragonTavern) -> None:
+    def __init__(self, bot: DragonTavern, live: LiveInteractions) -> None:
         self.bot = bot
+        # The member's newest click in their hand DM (a card planned, an item chosen): while its
+        # token lives, the hand is edited through it, outside the global limit (cogs.carrier).
+        self.live = live
         # hand message id -> digest of what it shows (the latest hands; an older one is simply
         # edited once more)
         self._shown: RecentMap[int, str] = RecentMap(HANDS_KEPT)
@@ -120,12 +124,21 @@ class Hands:
         shown = digest(message)
         if self._shown.get(hand.message_id) == shown:
             return True
+        # No new text: the message keeps its line (the game's opening words, or the
+        # "✅ …" confirmation of the player's last secret choice).
+        kept = text.fit_message({k: v for k, v in message.items() if not (k == "content" and v is None)})
+        carrier = self.live.on(hand.message_id)
+        if carrier is not None:
+            try:
+                await carrier.interaction.edit_original_response(**kept)
+                self._shown[hand.message_id] = shown
+                return True
+            except discord.HTTPException:
+                carrier.broken = True  # its token was refused: the channel from now on
+                log.info("a hand DM could not be edited through its last click; editing it in the channel")
         partial = self.bot.get_partial_messageable(hand.channel_id).get_partial_message(hand.message_id)
         try:
-            # No new text: the message keeps its line (the game's opening words, or the
-            # "✅ …" confirmation of the player's last secret choice).
-            kept = {k: v for k, v in message.items() if not (k == "content" and v is None)}
-            await partial.edit(**text.fit_message(kept))
+            await partial.edit(**kept)
         except discord.NotFound:
             self._shown.pop(hand.message_id, None)
             return False  # the DM is gone: send a new one

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from cogs.carrier import Carrier
+from cogs.carrier import Carrier, LiveInteractions
 from cogs.errors import AnnouncementDelayed
 from cogs.hands import Hands
 from cogs.pings import Pings
@@ -68,8 +68,10 @@ class Outbox:
         # Games whose last delivery failed (or that had rows at start-up): the next click on
         # them catches up first. Memory only: at start-up the database says which they are.
         self.behind: set[int] = set()
+        # The newest click on each board and hand DM while its token lives (cogs.carrier).
+        self.live = LiveInteractions()
         self.pings = Pings(bot)
-        self.hands = Hands(bot)
+        self.hands = Hands(bot, self.live)
         self.tables = Tables(bot)
         # interaction id -> the snapshot its click's delivery drew from, for the router's next
         # step on that click (the private prompt it may offer), so it loads nothing again
@@ -85,6 +87,8 @@ class Outbox:
     async def deliver_now(self, game_id: int, carrier: Carrier | None = None) -> None:
         """Deliver right after a save. On failure the change stays queued, a retry is scheduled
         and :class:`AnnouncementDelayed` tells the caller the move was saved all the same."""
+        if carrier is not None:
+            self.live.note(carrier)
         failure = await self._attempt(game_id, carrier)
         if failure is not None:
             ref = secrets.token_hex(3).upper()
@@ -147,7 +151,9 @@ class Outbox:
         if carrier is not None:
             self.delivered_for[carrier.interaction.id] = snap
         await self._recent_lines(snap)
-        await self.bot.presenter.draw_board(snap, carrier)
+        # Through the click when it can, else the newest live click on that message (a plan
+        # chosen in a DM changes the board: the last click on the board carries it).
+        await self.bot.presenter.draw_board(snap, self.live.on(snap.record.board_message_id, carrier))
         if snap.game is not None and snap.record.status == "active":
             await self._ping_and_hands(snap, carrier)
         elif snap.game is not None and snap.record.status in ENDED:
@@ -176,7 +182,9 @@ class Outbox:
         service, pending = self.bot.service, snap.pending
         unpinged = [a for a in pending if "ping" not in a.progress]
         if unpinged:
-            sent = await self.pings.announce(snap, _events(unpinged), carrier)
+            rec = snap.record
+            ping_carrier = self.live.ping(rec.table_channel_id, rec.board_message_id, carrier)
+            sent = await self.pings.announce(snap, _events(unpinged), ping_carrier)
             for a in unpinged:
                 a.progress["ping"] = sent
             await service.db.outbox.save_progress(unpinged)

@@ -90,7 +90,10 @@ class Pings:
         settings, deadline = snap.settings, snap.deadline
         in_channel: list[str] = []
         sent: set[int] = set()  # this round's DMs: the earlier pings are deleted, not these
-        for seat_id in asked:
+        # Whom the game's own line mentions (a card asks them something) is asked too: by DM if
+        # they chose DMs, and then that line names them without a mention (notified once).
+        hooked = [s for s in humans if s in to_act and f"{{@{s}}}" in (hook or "") and s not in asked]
+        for seat_id in asked + hooked:
             seat = humans[seat_id]
             pref = await self.bot.db.prefs.notify(seat.user_id or 0)
             if pref == "off":
@@ -99,8 +102,10 @@ class Pings:
                 dm_id = await self._dm(rec, game, seat, reminder, deadline, settings)
                 if dm_id is not None:
                     sent.add(dm_id)
+                    hook = hook.replace(f"{{@{seat_id}}}", f"{{{seat_id}}}") if hook else hook
                     continue
-            in_channel.append(seat_id)
+            if seat_id in asked:
+                in_channel.append(seat_id)
         lines = []
         if hook:
             lines.append(hook)
@@ -150,6 +155,7 @@ class Pings:
                                                wait=True)).id
                 self._webhooks[sent_id] = (followup, carrier.interaction)
             except discord.HTTPException:
+                carrier.broken = True  # its token was refused: not tried again (cogs.carrier)
                 log.info("game %s: the click's token could not send the ping; sending it in the channel", rec.id)
         if sent_id is None:
             # By id: the server may be on another shard. In the game's thread if it has one.
@@ -171,12 +177,34 @@ class Pings:
         if deadline is not None:
             lines.append(f"⏳ Time runs out <t:{int(deadline)}:R>; {afk_outcome([seat], settings, rec.seats)}.")
         lines.append(f"[Go to the board]({board_link(rec)})")
+        content = text.fit("\n".join(lines))
+        sent_id = await self._dm_followup(rec, seat, content)
+        if sent_id is not None:
+            return sent_id
         try:
-            sent = await self.bot.dms.send(seat.user_id, content=text.fit("\n".join(lines)), suppress_embeds=True,
-                                           allowed_mentions=NOBODY)
+            sent = await self.bot.dms.send(seat.user_id, content=content, suppress_embeds=True, allowed_mentions=NOBODY)
         except discord.Forbidden:
             return None
         await self.bot.db.pings.add(rec.id, sent.channel.id, sent.id)
+        return sent.id
+
+    async def _dm_followup(self, rec: GameRecord, seat: SeatRecord, content: str) -> int | None:
+        """The DM ping as a followup of the member's newest live click in their hand DM (it lands
+        in that DM and notifies like any DM, outside the global limit); None when there is none."""
+        hand = await self.bot.db.hands.get(rec.id, seat.seat)
+        if hand is None or not hand.message_id:
+            return None
+        carrier = self.bot.outbox.live.on(hand.message_id)
+        if carrier is None:
+            return None
+        followup = carrier.interaction.followup
+        try:
+            sent = await followup.send(content, suppress_embeds=True, allowed_mentions=NOBODY, wait=True)
+        except discord.HTTPException:
+            carrier.broken = True  # its token was refused: the DM channel from now on
+            return None
+        self._webhooks[sent.id] = (followup, carrier.interaction)
+        await self.bot.db.pings.add(rec.id, hand.channel_id, sent.id)
         return sent.id
 
     async def delete_earlier(self, rec: GameRecord, *, keep: set[int]) -> None:

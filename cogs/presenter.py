@@ -204,6 +204,7 @@ class Presenter:
                 self._pictures[rec.board_message_id] = (picture, list(answered.attachments))
                 return
             except discord.HTTPException:
+                carrier.broken = True  # its token was refused: not tried again (cogs.carrier)
                 log.info("game %s: the click's token could not edit the board; editing it in the channel", rec.id)
         if rec.board_message_id is not None:
             partial = channel.get_partial_message(rec.board_message_id)

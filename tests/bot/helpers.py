@@ -122,3 +122,15 @@ def table_world(env, bot, names=("alice", "bob"), *, seed: int = 22, admin: bool
         admins = guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
         members["admin"] = guild.add_member(env.create_user("admin"), roles=[admins])
     return guild, channel, members
+
+
+def refuse_token_edits(env, channel) -> None:
+    """The board is edited through the newest click on it while its token lives (cogs.carrier):
+    a test that makes Discord refuse the board's channel edit refuses that one too (once is
+    enough: a refused token is not tried again)."""
+    carrier = env.bot.outbox.live.on(last_board(channel).id)
+    if carrier is not None:
+        token = carrier.interaction.token
+        env.inject_error(
+            "PATCH", f"/webhooks/*/{token}/messages/*", status=401, code=50027, message="Invalid Webhook Token"
+        )

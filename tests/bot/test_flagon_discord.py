@@ -87,8 +87,9 @@ async def plan_one(env, channel, member, gid: int, *, ephemeral: bool, prefer: d
         result = await member.click(board_of(channel), label=PLAN_BUTTON)
         assert result.ephemeral, "the Plan button answers privately"
         prompt = result.response
-    else:
-        prompt = member.user.dm_channel.last_message
+    else:  # the hand DM (a member pinged by DM has their pings below it)
+        dm = member.user.dm_channel.history()
+        prompt = next((message for message in reversed(dm) if _selects(message)), dm[-1])
     assert _selects(prompt), f"no select in the private prompt: {texts_of(prompt)[:300]}"
     custom_id, value = _first_plan(prompt)
     for select in _selects(prompt):

@@ -19,7 +19,14 @@ import pytest
 
 from cogs.ui.ninesons import NineSonsUI
 from render.text import fill_names, seat_names
-from tests.bot.helpers import button_labels, last_board, private_replies, select_values, texts_of
+from tests.bot.helpers import (
+    button_labels,
+    last_board,
+    private_replies,
+    refuse_token_edits,
+    select_values,
+    texts_of,
+)
 
 SEED = 20261129
 # The players' random wishes: with this seed the game has two taming-order choices and ends on points.
@@ -196,6 +203,7 @@ async def test_a_stale_destination_select_is_refused_privately_and_changes_nothi
     # refuses both board edits, so the board still shows the old select.
     env.inject_error("PATCH", "/channels/*/messages/*", status=403, code=50013, message="Missing Permissions",
                      times=2)
+    refuse_token_edits(env, channel)  # the Start click's token would carry them: refused too
     assert private_replies(await alice.slash(channel, "play", action="1@a1"))[0].startswith("✅")
     assert private_replies(await bob.slash(channel, "play", action="2@d3"))[0].startswith("✅")
     assert select_placeholder(last_board(channel)) == "Place a 3…"
@@ -262,6 +270,7 @@ async def test_a_board_button_of_an_older_move_is_refused_privately_and_changes_
     env.inject_error(
         "PATCH", "/channels/*/messages/*", status=403, code=50013, message="Missing Permissions", times=1
     )
+    refuse_token_edits(env, channel)  # the Start click's token would carry it: refused too
     await alice.slash(channel, "play", action="3@b2")
     assert "Place a 3" in button_labels(last_board(channel)) and "ply 0" in texts_of(last_board(channel))
     rec, _ = await bot.service.load(1)

@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from bot import create_bot
-from tests.bot.helpers import button_labels, last_board, private_replies, texts_of
+from tests.bot.helpers import button_labels, last_board, private_replies, refuse_token_edits, texts_of
 
 
 @pytest.fixture
@@ -28,10 +28,11 @@ async def start_ninesons(channel, alice, bob):
     return last_board(channel)
 
 
-def refuse_board_edits(env, times: int | None = 1) -> None:
+def refuse_board_edits(env, channel, times: int | None = 1) -> None:
     # 403 Missing Permissions: discord.py does not retry it (a 5xx would be retried).
     env.inject_error("PATCH", "/channels/*/messages/*", status=403, code=50013, message="Missing Permissions",
                      times=times)
+    refuse_token_edits(env, channel)
 
 
 def stored(db_path, sql: str):
@@ -46,7 +47,7 @@ async def test_a_saved_move_whose_board_edit_fails_is_reported_as_made_and_the_b
     [(v,)] = stored(db_path, "SELECT version FROM games")
     assert "move 1 ·" in texts_of(board)  # the footer counts moves played, not saves
 
-    refuse_board_edits(env)
+    refuse_board_edits(env, channel)
     result = await alice.slash(channel, "play", action="3@b2")
     [reply] = private_replies(result)
     assert reply.startswith("✅ Done and saved.") and "could not be saved" not in reply, reply
@@ -75,7 +76,7 @@ async def a_move_whose_board_edit_is_refused(world, db_path):
     alice, bob = m["alice"], m["bob"]
     await start_ninesons(channel, alice, bob)
     [(v,)] = stored(db_path, "SELECT version FROM games")
-    refuse_board_edits(env)
+    refuse_board_edits(env, channel)
     await alice.slash(channel, "play", action="3@b2")
     return env, channel, alice, v
 
@@ -108,7 +109,7 @@ async def test_announcements_queued_before_a_restart_go_out_after_it_once(world,
     dms_before = {name: len(list(member.user.dm_channel.history())) if member.user.dm_channel else 0
                   for name, member in m.items()}
 
-    refuse_board_edits(env, times=None)
+    refuse_board_edits(env, channel, times=None)
     env.inject_error("POST", "/channels/*/messages", status=403, code=50013, message="Missing Permissions",
                      times=None)
     rec, game = await bot.service.load(1)

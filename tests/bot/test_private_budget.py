@@ -22,6 +22,8 @@ from bench.playthrough import Table, Tally
 from cogs.prompts import must_act_privately
 
 _DM_MESSAGE = re.compile(r"^/channels/(\d+)/messages(?:/(\d+))?$")
+_FOLLOWUP = re.compile(r"^/webhooks/\d+/([^/]+)$")
+_ORIGINAL = re.compile(r"^/webhooks/\d+/([^/]+)/messages/@original$")
 
 
 @pytest.fixture
@@ -89,13 +91,30 @@ def dm_requests(env, table, log, name: str, method: str) -> list:
     ]
 
 
+def dm_edits(env, table, log, name: str) -> list[tuple[int, dict]]:
+    """(message id, body) of every edit of a message in ``name``'s DMs: through the channel, or
+    through the webhook of an interaction made on it (its @original: cogs.carrier)."""
+    dm = env.backend.dm_channels.get(table.members[name].id)
+    edits = []
+    for r in log:
+        if r.method != "PATCH":
+            continue
+        if (m := _DM_MESSAGE.match(r.path)) and int(m.group(1)) == dm:
+            edits.append((int(m.group(2)), r.json))
+        elif (w := _ORIGINAL.match(r.path)) is not None:
+            record = env.backend.interactions[env.backend.interaction_tokens[w.group(1)]]
+            if record.channel_id == dm:
+                edits.append((record.source_message_id, r.json))
+    return edits
+
+
 async def test_one_dm_per_player_per_game_edited_in_place_and_each_turn_change_notified_once(played):
     env, table, log, tally, _ = played
     # alice: the start DM (her hand) and nothing else; it is never deleted.
     [hand] = dm_requests(env, table, log, "alice", "POST")
     assert "This message becomes your hand" in hand.json["content"]
     assert dm_requests(env, table, log, "alice", "DELETE") == []
-    assert len(dm_requests(env, table, log, "alice", "PATCH")) >= 5  # the planning phases, in place
+    assert len(dm_edits(env, table, log, "alice")) >= 5  # the planning phases, in place
     # bob: his hand, then only turn pings (he chose DMs): never a second hand message.
     bob_posts = dm_requests(env, table, log, "bob", "POST")
     assert "This message becomes your hand" in bob_posts[0].json["content"]
@@ -109,6 +128,14 @@ async def test_one_dm_per_player_per_game_edited_in_place_and_each_turn_change_n
         if (m := _DM_MESSAGE.match(r.path))
     }
     assert hand_id not in deleted  # only superseded pings are deleted
+    followups = [
+        r.json["content"]
+        for r in log
+        if r.method == "POST"
+        and (w := _FOLLOWUP.match(r.path))
+        and env.backend.interactions[env.backend.interaction_tokens[w.group(1)]].channel_id == bob_dm
+    ]
+    print(f"bob's DM pings: {len(pings)} through his DM channel, {len(followups)} as followups of his clicks there")
     # Every turn change reached the member it asks (a channel ping, or bob's DM ping).
     assert tally.turn_changes > 10 and tally.notified == tally.turn_changes
     assert len(pings) <= tally.turn_changes  # no turn change told bob twice by DM
@@ -117,14 +144,38 @@ async def test_one_dm_per_player_per_game_edited_in_place_and_each_turn_change_n
     assert len(calls) > 10 and [c for c in calls if not c[1]] == [], calls
 
 
+async def test_a_member_who_chose_dm_pings_is_never_also_pinged_in_the_channel(played):
+    """bob chose `/game notify dm`: a Flagon card that asks him something mid-resolution ("your
+    choice — which way to face") names him in the channel's line without mentioning him, since
+    his DM ping is what tells him (once, not twice)."""
+    env, table, log, _, _ = played
+    bob = table.members["bob"].id
+    mentioned = [
+        r.json
+        for r in log
+        if r.method == "POST"
+        and isinstance(r.json, dict)
+        and bob in {int(u) for u in (r.json.get("allowed_mentions") or {}).get("users") or []}
+    ]
+    assert mentioned == []
+    asked = [
+        r.json["content"]
+        for r in dm_requests(env, table, log, "bob", "POST")
+        if "answer" in str(r.json.get("content"))
+    ]
+    assert asked, "bob was asked by a card at least once (by DM)"
+
+
 async def test_no_user_lookups_and_no_dm_edit_that_changes_nothing(played):
     env, table, log, _, _ = played
     assert [r.path for r in log if r.method == "GET" and r.path.startswith("/users/")] == []
     for name in ("alice", "bob"):
-        last: dict[str, object] = {}
-        for r in dm_requests(env, table, log, name, "PATCH"):
-            assert last.get(r.path) != r.json, f"{name}: an edit repeating what the DM shows: {r.path}"
-            last[r.path] = r.json
+        last: dict[int, object] = {}
+        edits = dm_edits(env, table, log, name)
+        assert edits
+        for message_id, body in edits:
+            assert last.get(message_id) != body, f"{name}: an edit repeating what the DM shows: {message_id}"
+            last[message_id] = body
 
 
 async def test_a_board_picture_is_uploaded_only_when_it_changed(played):

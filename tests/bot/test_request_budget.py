@@ -4,7 +4,10 @@ followups: outside Discord's global limit of 50 requests/s) and the rest.
 
 Played from the Start click to the end: Nine Sons (2 members) and Farkle (2 members, and 2
 members + an AI) through the board's buttons, Flagon (3 members: plans by DM, public steps
-on the board), and Farkle by ``/play``. ``bench/request_budget.py`` prints the table.
+on the board), Farkle and Flagon by ``/play``; Flagon also at human pace (15–45 s of virtual
+time before each decision, so that interaction tokens expire after 15 minutes as on Discord).
+Per move and per turn change (a move after which the set of seats to act differs, as
+bench.discord_scale counts). ``bench/request_budget.py`` prints the table.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import pytest
 import engine.farkle.ai as farkle_ai
 import engine.farkle.flow as farkle_flow
 import engine.farkle.game as farkle_game
+from bench.discord_scale.table import turn_changes
 from render.text import fill_names, seat_names
 from tests.bot.helpers import last_board, public_posts
 from tests.bot.test_farkle_clicks import BATTLE_AT, SEED, Player
@@ -30,9 +34,10 @@ from tests.bot.test_ninesons_clicks import play_one_decision
 @dataclass
 class Budget:
     moves: int
+    turn_changes: int  # moves after which the set of seats to act differs (bench.discord_scale's count)
     interaction: int
     other: int
-    outside: Counter[str]  # the requests outside interaction endpoints, by route
+    outside: Counter[str]  # the requests outside interaction endpoints, by route ("[DM]": in a DM channel)
 
     def per_move(self) -> tuple[float, float, float]:
         return (
@@ -40,6 +45,10 @@ class Budget:
             self.interaction / self.moves,
             self.other / self.moves,
         )
+
+    def per_turn_change(self) -> tuple[float, float]:
+        """(total, outside interaction endpoints) per turn change."""
+        return (self.interaction + self.other) / self.turn_changes, self.other / self.turn_changes
 
 
 ROUTE_ID = re.compile(r"\d{6,}")
@@ -49,16 +58,23 @@ def interaction_endpoint(path: str, application_id: int) -> bool:
     return path.startswith("/interactions/") or path.startswith(f"/webhooks/{application_id}/")
 
 
+def route_of(r, dm_channels: set[str]) -> str:
+    """``METHOD /path/{id}``, marked ``[DM]`` when the channel is a DM."""
+    found = re.match(r"^/channels/(\d+)/", r.path)
+    dm = " [DM]" if found and found.group(1) in dm_channels else ""
+    return f"{r.method} {ROUTE_ID.sub('{id}', r.path)}{dm}"
+
+
 async def measure(env, bot, gid: int, since: int) -> Budget:
     requests = env.http_requests[since:]
     app = env.backend.application_id
-    outside = Counter(
-        f"{r.method} {ROUTE_ID.sub('{id}', r.path)}"
-        for r in requests
-        if not interaction_endpoint(r.path, app)
-    )
-    moves = len(await bot.service.db.log.of_game(gid))
-    return Budget(moves, len(requests) - outside.total(), outside.total(), outside)
+    dms = {str(c) for c in env.backend.dm_channels.values()}
+    outside = Counter(route_of(r, dms) for r in requests if not interaction_endpoint(r.path, app))
+    rec = await bot.service.db.games.load(gid)
+    played = [(a.seat, a.action) for a in await bot.service.db.log.of_game(gid) if a.source != "system"]
+    seats = [s.seat for s in sorted(rec.seats, key=lambda s: s.position)]
+    changes = turn_changes(rec.kind, seats, rec.seed, rec.options, played)
+    return Budget(len(played), changes, len(requests) - outside.total(), outside.total(), outside)
 
 
 @pytest.fixture
@@ -103,15 +119,22 @@ class Pings:
         self.gid = gid
         self.seen: list[str] = []  # every ping and notice, for the reader (printed)
 
-    async def before(self) -> tuple[set[str], int]:
+    async def before(self) -> tuple[set[str], int, int]:
         _, game = await self.bot.service.load(self.gid)
-        return set(game.to_act()), len(public_posts(self.env, self.channel))
+        return set(game.to_act()), len(public_posts(self.env, self.channel)), self.env.backend.snowflake()
 
-    async def after(self, before: tuple[set[str], int]) -> None:
+    async def after(self, before: tuple[set[str], int, int]) -> None:
         rec, game = await self.bot.service.load(self.gid)
         users = {s.seat: s.user_id for s in rec.seats if not s.is_ai}
         new = public_posts(self.env, self.channel)[before[1] :]
         pinged = {int(u) for body in new for u in (body.get("allowed_mentions") or {}).get("users") or []}
+        backend = self.env.backend
+        dm_pings = {  # a member who chose DM pings: a new message in their DMs (a hand is only edited)
+            user
+            for user, dm in backend.dm_channels.items()
+            if any(mid > before[2] for mid in backend.messages.get(dm, {}))
+        }
+        pinged |= {u for u in dm_pings if u in users.values()}
         self.seen += [str(body.get("content")) for body in new if not body.get("embeds")]
         now = set(game.to_act()) if not game.is_over else set()
         became = {users[p] for p in now - before[0] if p in users}
@@ -165,12 +188,24 @@ async def play_farkle_by_buttons(world, *, ai: bool) -> Budget:
     return await measure(env, bot, gid, since)
 
 
-async def play_flagon(world) -> Budget:
+async def think(env, rng: random.Random | None) -> None:
+    """At human pace (``rng`` given): 15–45 s of virtual time before a decision, so that an
+    interaction token (15 minutes) expires as it would in a real game."""
+    if rng is not None:
+        await env.advance_time(rng.uniform(15, 45))
+
+
+async def play_flagon(world, *, pace: random.Random | None = None, dm_pings: bool = False) -> Budget:
+    """``dm_pings``: bob chose `/game notify dm` (his pings are DMs, sent as followups of his
+    last click in his hand DM while its token lives)."""
     env, bot, channel, m = world
+    if dm_pings:
+        await m["bob"].slash(channel, "game notify", where="dm")
     gid, since = await open_game(world, "flagon", ["alice", "bob", "carol"])
     pings = Pings(world, gid)
     by_user = {member.id: member for member in m.values()}
     for _ in range(600):  # as test_flagon_discord.drive: plans by DM, public steps on the board
+        await think(env, pace)
         rec, game = await bot.service.load(gid)
         if game.is_over or rec.status != "active":
             break
@@ -185,13 +220,14 @@ async def play_flagon(world) -> Budget:
     return await measure(env, bot, gid, since)
 
 
-async def play_farkle_by_slash(world) -> Budget:
+async def play_farkle_by_slash(world, *, pace: random.Random | None = None) -> Budget:
     env, bot, channel, m = world
     options = "first_player=lobby max_rounds=15"
     gid, since = await open_game(world, "farkle", ["alice", "bob"], options=options)
     pings = Pings(world, gid)
     rng = random.Random(7)
     for _ in range(3000):
+        await think(env, pace)
         rec, game = await bot.service.load(gid)
         if game.is_over:
             break
@@ -204,25 +240,68 @@ async def play_farkle_by_slash(world) -> Budget:
     return await measure(env, bot, gid, since)
 
 
-# (row name, how it is played, the most requests per move allowed outside interaction endpoints)
+async def play_flagon_by_slash(world, *, pace: random.Random | None = None) -> Budget:
+    env, bot, channel, m = world
+    gid, since = await open_game(world, "flagon", ["alice", "bob", "carol"])
+    pings = Pings(world, gid)
+    by_user = {member.id: member for member in m.values()}
+    rng = random.Random(7)
+    for _ in range(600):
+        await think(env, pace)
+        rec, game = await bot.service.load(gid)
+        if game.is_over or rec.status != "active":
+            break
+        seat = rng.choice([s for s in rec.seats if not s.is_ai and s.seat in game.to_act()])
+        state = await pings.before()
+        action = rng.choice(game.legal_actions(seat.seat))
+        await by_user[seat.user_id].slash(channel, "play", action=action)
+        await pings.after(state)
+    await finished(bot, gid, pings)
+    return await measure(env, bot, gid, since)
+
+
+# (row name, how it is played, the most requests outside interaction endpoints allowed per move
+# and per turn change)
 CASES = {
-    "buttons · Nine Sons, 2 members": (play_ninesons_by_buttons, 0.3),
-    "buttons · Farkle, 2 members": (lambda w: play_farkle_by_buttons(w, ai=False), 0.3),
-    "buttons · Farkle, 2 members + AI": (lambda w: play_farkle_by_buttons(w, ai=True), 0.3),
-    "buttons · Flagon, 3 members": (play_flagon, None),
-    "/play · Farkle, 2 members": (play_farkle_by_slash, 1.2),
+    "buttons · Nine Sons, 2 members": (play_ninesons_by_buttons, 0.3, None),
+    "buttons · Farkle, 2 members": (lambda w: play_farkle_by_buttons(w, ai=False), 0.3, None),
+    "buttons · Farkle, 2 members + AI": (lambda w: play_farkle_by_buttons(w, ai=True), 0.3, None),
+    "buttons · Flagon, 3 members": (play_flagon, None, 1.0),
+    # bob's DM pings are followups of his last click in his hand DM (0.84 when each was a DM sent
+    # and the previous one deleted through the DM channel)
+    "buttons · Flagon, 3 members, bob pinged by DM": (lambda w: play_flagon(w, dm_pings=True), None, 0.3),
+    "buttons at human pace · Flagon, 3 members": (lambda w: play_flagon(w, pace=random.Random(3)), None, 1.0),
+    "/play · Farkle, 2 members": (play_farkle_by_slash, 1.2, None),
+    "/play at human pace · Farkle, 2 members": (
+        lambda w: play_farkle_by_slash(w, pace=random.Random(3)),
+        1.2,
+        None,
+    ),
+    "/play · Flagon, 3 members": (play_flagon_by_slash, None, None),
+    "/play at human pace · Flagon, 3 members": (
+        lambda w: play_flagon_by_slash(w, pace=random.Random(3)),
+        None,
+        None,
+    ),
 }
 
 
 @pytest.mark.parametrize("case", list(CASES))
 async def test_requests_per_move_outside_interaction_endpoints(world, case):
-    play, most = CASES[case]
+    play, most, most_per_change = CASES[case]
     budget = await play(world)
     total, inside, other = budget.per_move()
     print(
         f"\n{case}: {budget.moves} moves; per move {total:.2f} requests, {inside:.2f} interaction endpoints, "
         f"{other:.2f} outside"
     )
-    print(f"{case} outside, by route: {dict(budget.outside.most_common(6))}")
+    per_change, outside_per_change = budget.per_turn_change()
+    print(
+        f"{case}: {budget.turn_changes} turn changes; per turn change {per_change:.2f} requests, "
+        f"{outside_per_change:.2f} outside"
+    )
+    print(f"{case} outside, by route: {dict(budget.outside.most_common(8))}")
     if most is not None:
         assert other <= most, (case, budget)
+    if most_per_change is not None:
+        assert outside_per_change <= most_per_change, (case, budget)
