@@ -142,6 +142,7 @@ def _v(table: ScoreTable, n: int, t: int) -> float:
     return V[n][i] if i < len(V[n]) else float(t)
 
 
+@lru_cache(maxsize=8192)  # a few hundred (n, t) per scoring table: hard's stops become lookups
 def continue_value(table: ScoreTable, n: int, t: int) -> float:
     """Expected bank if we roll ``n`` dice now holding ``t`` (and play on optimally)."""
     V = value_table(table)
