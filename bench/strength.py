@@ -140,6 +140,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--only", nargs="*", help="games to run: ninesons farkle flagon")
     ap.add_argument("--pair", help="only this pair, e.g. expert:hard")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seats", type=int, choices=(2, 4), help="Flagon: only this table size")
     args = ap.parse_args(argv)
     load_plugins(ui=False)
     rows = []
@@ -149,6 +150,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         n = args.games or (QUICK_GAMES if args.quick else FULL_GAMES)[game]
         levels = ladder(game)
         for seats in (2, 4) if game == "flagon" else (2,):
+            if args.seats and game == "flagon" and seats != args.seats:
+                continue
             for low, high in pairwise(levels):
                 if args.pair and args.pair != f"{high}:{low}":
                     continue

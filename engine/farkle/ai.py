@@ -8,10 +8,11 @@ real Event die (Dragon eats a roll or cancels a Farkle, Rally doubles or draws a
 ``hard`` keeps the dice and stops exactly where continuing no longer pays in soldiers (and banks
 as soon as the Keep opens) and brawls whoever may attack the dragon next; ``medium`` keeps the
 most soldiers now, stops by a fixed table and never brawls;
-``easy`` plays greedily with a random stop. ``expert`` plays Recruit turns from the value of the
-game state instead of soldiers: the expected number of turns to slay the dragon, solved offline
-(:mod:`engine.farkle.turn_solver`, shipped in ``data/expert_turns.bin``); the Brawl and Keep
-choices are hard's.
+``easy`` plays greedily with a random stop. ``expert`` plays from the value of the whole game
+state instead of soldiers: the chance to win, solved offline for two players over both armies,
+the bank and the dice left (:mod:`engine.farkle.winprob`, shipped in ``data/expert_winprob.bin``),
+which picks its action (Recruit, Brawl and how far to push the attack, the Final Battle), every
+stop and its keeps; with more players it plays against the leader. Defence and items are hard's.
 
 The AI reads only public state and its own items (never another player's hand).
 """
@@ -30,7 +31,7 @@ from engine.farkle.scoring import DEFAULT_TABLE, ScoreTable, score, score_all, s
 
 if TYPE_CHECKING:
     from engine.farkle.game import FarkleGame
-    from engine.farkle.turn_solver import ShippedTable
+    from engine.farkle.winprob import WinTable
 
 LEVELS = ("easy", "medium", "hard", "expert")
 KEEP_MIN_ARMY: int = CONSTANTS["keep_min_army"]
@@ -141,6 +142,7 @@ def _v(table: ScoreTable, n: int, t: int) -> float:
     return V[n][i] if i < len(V[n]) else float(t)
 
 
+@lru_cache(maxsize=8192)  # a few hundred (n, t) per scoring table: hard's stops become lookups
 def continue_value(table: ScoreTable, n: int, t: int) -> float:
     """Expected bank if we roll ``n`` dice now holding ``t`` (and play on optimally)."""
     V = value_table(table)
@@ -166,14 +168,14 @@ def continue_value(table: ScoreTable, n: int, t: int) -> float:
 # ---------------------------------------------------------------------------------- AI
 
 
-def _turn_table(game: FarkleGame) -> ShippedTable | None:
-    """The shipped game-state table, if this game plays the rules it was solved for."""
-    from engine.farkle import turn_solver
+def _win_table(game: FarkleGame) -> WinTable | None:
+    """The shipped win-probability table, if this game plays the rules it was solved for."""
+    from engine.farkle import turn_solver, winprob
 
     opt = game.opt
     if game.table != DEFAULT_TABLE or any(opt[k] != v for k, v in turn_solver.SOLVED_OPTIONS.items()):
         return None
-    return turn_solver.shipped()
+    return winprob.shipped()
 
 
 def choose_action(game: FarkleGame, player: str, level: str, seed: int) -> str:
@@ -198,8 +200,8 @@ class _Brain:
         self.level = level
         self.rng = rng
         self.legal = legal
-        # expert reads the shipped game-state table, solved for the default rules only
-        self.turns = _turn_table(game) if level == "expert" else None
+        # expert reads the shipped win-probability table, solved for the default rules only
+        self.win = _win_table(game) if level == "expert" else None
         if level == "expert":
             self.level = "hard"  # every choice the table does not cover is hard's
 
@@ -216,6 +218,16 @@ class _Brain:
     def _rank(self, item: str) -> int:
         return ITEM_RANK.get(self.g.card(item).effect, 1)
 
+    def _rival(self) -> str:
+        """The opponent the win table plays against: the strongest army among the others."""
+        return max((q for q in self.s["players"] if q != self.me), key=lambda q: self.s["armies"][q])
+
+    def _planned(self) -> tuple[str, int]:
+        """The win table's action for this turn: recruit, battle or brawl (with its target)."""
+        assert self.win is not None
+        armies = self.s["armies"]
+        return self.win.action(armies[self.me], armies[self._rival()])
+
     def decide(self) -> str:
         phase = self.s["phase"]
         return getattr(self, f"_{phase}")()
@@ -223,9 +235,8 @@ class _Brain:
     # -- phases
     def _choose(self) -> str:
         s, me = self.s, self.me
-        if "battle" in self.legal and self.level != "easy":
-            return "battle"
-        if "battle" in self.legal and self.rng.random() < 0.8:
+        # the expert asks its win table below; easy sometimes forgets to attack the dragon
+        if "battle" in self.legal and self.win is None and (self.level != "easy" or self.rng.random() < 0.8):
             return "battle"
         give = [a for a in self.legal if a.startswith("use:") and a.count(":") == 2]
         if give and self.level == "hard":
@@ -233,6 +244,13 @@ class _Brain:
             for a in give:
                 if a.endswith(":" + leader):
                     return a
+        if self.win is not None:
+            plan, _ = self._planned()
+            if plan == "battle" and "battle" in self.legal:
+                return "battle"
+            if plan == "brawl" and f"brawl:{self._rival()}" in self.legal:
+                return f"brawl:{self._rival()}"
+            return "recruit"
         opps = [q for q in s["players"] if q != me]
         if self.level == "easy":
             if self.rng.random() < 0.2:
@@ -311,14 +329,24 @@ class _Brain:
             left = n - len(sel)
             left = full if left == 0 else left
             worth = _v(table, left, t + v)
-            if self.turns is not None and s["action"] == "recruit":
-                worth = -self.turns.cost(army, left, t + v)  # fewer expected turns to win is better
+            if self.win is not None and s["action"] == "recruit":
+                worth = -self._lose_after_keep(army, left, t + v, worth)
             if self._aim() is not None:
                 # Brawl: more dice left matters more than the table's risk-neutral view.
                 worth = t + v + 40 * left
             if worth > best_v + 1e-9:
                 best, best_v = k, worth
         return best
+
+    def _lose_after_keep(self, army: int, left: int, banked: int, soldiers: float) -> float:
+        """P(lose) after a keep: exact where the table stops there; where it rolls on, the
+        better of stopping and the soldier table's expected bank (a certainty equivalent)."""
+        assert self.win is not None
+        rival = self.s["armies"][self._rival()]
+        stop = self.win.after_turn(army + banked, rival)
+        if self.win.should_stop(army, rival, left, banked):
+            return stop
+        return min(stop, self.win.after_turn(army + round(soldiers / STEP) * STEP, rival))
 
     def _aim(self) -> int | None:
         """In a Brawl: the score to reach (defender: beat the attack; attacker: a target)."""
@@ -328,6 +356,10 @@ class _Brain:
         if self.me == s["defender"]:
             return (s["attack_score"] or 0) + 50
         d = self.g.brawl_defender()
+        if self.win is not None:
+            plan, target = self.win.action(s["armies"][self.me], s["armies"][d])
+            if plan == "brawl":
+                return target
         need = s["armies"][d] - (KEEP_MIN_ARMY - 50) if s["armies"][d] >= KEEP_MIN_ARMY else 0
         return max(700, min(need + 300, 2500))
 
@@ -405,8 +437,9 @@ class _Brain:
             stop = banner
         if t == 0:
             return "roll"
-        if self.turns is not None:
-            return stop if self.turns.should_stop(s["armies"][me], n, t) else "roll"
+        if self.win is not None and s["action"] == "recruit":
+            rival = s["armies"][self._rival()]
+            return stop if self.win.should_stop(s["armies"][me], rival, n, t) else "roll"
         if s["armies"][me] + t >= KEEP_MIN_ARMY > s["armies"][me]:
             return stop
         if self.level == "medium":

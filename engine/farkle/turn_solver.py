@@ -1,39 +1,27 @@
-"""Dragon Farkle's game-state value: expected turns to slay the dragon, solved exactly.
+"""Dragon Farkle's exact turn solution and Final Battle odds, for a value of the game state.
 
 The soldier table in :mod:`engine.farkle.ai` answers "how many soldiers does rolling on win on
 average". That is the wrong question near the Keep: 5,000 soldiers at the start of a turn open
-the Final Battle, and soldiers beyond that are worth little. This module values the *game state*
-instead: ``T(a)`` is the expected number of turns a player starting a turn with army ``a`` needs
-to win, playing Recruit turns until the Keep opens and then the Final Battle (solitaire: the
-other players' brawls are not modelled). Every Recruit decision then minimises the expected
-``T`` of where the turn ends:
+the Final Battle, and a rival may win first. :func:`recruit_costs` solves one Recruit turn
+exactly for *any* value of where the turn ends (``stop_cost(army)``, and a Farkle's cost): the
+expert's win-probability table (:mod:`engine.farkle.winprob`, solved by ``python -m
+bench.farkle_winprob``) uses the same recurrence with "the chance to lose from there", and the
+tests use this pure-Python version to check the shipped decisions. The Final Battle is solved
+exactly too (:func:`battle_outcomes`: every scoring die costs soldiers, Dragon 1 / Rally 2
+damage, 3 damage wins, a blank Farkle or an empty army loses).
 
-* stop with ``t`` banked -> ``T(a + t)``;
-* Farkle -> ``T(a)`` (the army is unchanged and a turn is gone);
-* roll -> the average over the dice and the Event die (Dragon eats the roll or cancels a Farkle,
-  Rally doubles the roll or draws an item worth :data:`ITEM_VALUE` soldiers).
-
-The Final Battle is solved exactly too (every scoring die costs soldiers, Dragon 1 / Rally 2
-damage, 3 damage wins, a blank Farkle or an empty army loses), which gives ``T`` above 5,000.
-``T`` is found by value iteration (the battle sends a loser back below 5,000, so the two parts
-depend on each other); each Recruit turn is solved by backward induction over the bank, with the
-turn's own Farkle value solved as a fixed point. Offline only: ``python -m bench.farkle_table``
-writes :data:`TABLE_PATH`, which :mod:`engine.farkle.ai` reads (the ``expert`` level).
+Every roll averages over the dice and the Event die (Dragon eats the roll or cancels a Farkle,
+Rally doubles the roll or draws an item worth :data:`ITEM_VALUE` soldiers).
 """
 
 from __future__ import annotations
 
-import json
-import zlib
-from array import array
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from pathlib import Path
 
 from engine.farkle.ai import (
     ITEM_VALUE,
-    KEEP_MIN_ARMY,
     P_BLANK,
     P_DRAGON,
     P_RALLY,
@@ -44,7 +32,6 @@ from engine.farkle.ai import (
 from engine.farkle.scoring import DEFAULT_TABLE, ScoreTable, score_all
 
 A_MAX = 7000  # armies above this count as this (they only buffer Final Battle losses)
-TABLE_PATH = Path(__file__).with_name("data") / "expert_turns.bin"
 HP = 3
 DAMAGE = {"dragon": 1, "rally": 2}  # the default battle damage options
 # The options this model plays (the defaults); a game with others falls back to ``hard``.
@@ -55,8 +42,12 @@ SOLVED_OPTIONS = {
     "battle_rally_damage": 2,
     "battle_score_all": True,
     "battle_rally_item": False,
+    # the win table's Brawls and game end
+    "defender_dice": 5,
+    "defender_hot_dice": 5,
+    "brawl_tie": "no_winner",
+    "max_rounds": 0,
 }
-QUANTUM_SCALE = 2000  # costs are shipped as whole 1/2000ths of a turn
 
 Grouped = list[tuple[float, tuple[tuple[int, int], ...]]]
 
@@ -89,7 +80,7 @@ def recruit_costs(
 ) -> tuple[list[list[float]], list[list[float]]]:
     """One Recruit turn from army ``a``: ``(best, roll)`` with ``best[n][i]`` the expected turns
     to win from ``n`` dice to roll and ``i * STEP`` banked, playing on optimally, and
-    ``roll[n][i]`` the same if the player rolls now. ``stop_cost(x)`` is ``T`` of army ``x``."""
+    ``roll[n][i]`` the same if the player rolls now. ``stop_cost(x)`` values ending the turn with army ``x``."""
     groups = _grouped(table)
     top = (A_MAX - a) // STEP  # past this bank the army is capped: stopping is final
     pad = 2 * 3000 // STEP + ITEM_VALUE // STEP + 2
@@ -187,137 +178,3 @@ def battle_outcomes(table: ScoreTable = DEFAULT_TABLE) -> tuple[list[float], lis
             dist[0] = dist.get(0, 0.0) + zero
         lost[x] = dist
     return wins, lost
-
-
-def solve(
-    table: ScoreTable = DEFAULT_TABLE,
-    sweeps: int = 40,
-    tol: float = 1e-5,
-    log: Callable[[str], None] | None = None,
-    start: list[float] | None = None,
-) -> list[float]:
-    """Value iteration for ``T`` (expected turns to win) over armies ``0 .. A_MAX`` in steps."""
-    size = A_MAX // STEP + 1
-    keep = KEEP_MIN_ARMY // STEP
-    wins, lost = battle_outcomes(table)
-    # The recruit half of a sweep is exact given the armies above the Keep, so only their start
-    # matters: about 5 turns (a battle is won about 4 times in 10; a loss falls back to ~4,500).
-    T = list(start) if start else [12.0 if x < keep else 5.1 for x in range(size)]
-    last_step: list[float] | None = None
-    for sweep in range(sweeps):
-        old = T[:]
-        for x in range(keep - 1, -1, -1):
-            T[x] = _recruit_fixed_point(x * STEP, T, table)
-        for x in range(keep, size):  # a lost battle never gains soldiers: ascending order
-            other = sum(p * T[y] for y, p in lost[x].items() if y != x)
-            T[x] = (1.0 + other) / (1.0 - lost[x].get(x, 0.0))
-        step = [u - v for u, v in zip(T, old, strict=True)]
-        change = max(abs(d) for d in step)
-        if log:
-            log(f"sweep {sweep}: T(0)={T[0]:.6f} T(5000)={T[keep]:.6f} change={change:.2e} T={T}")
-        if change < tol:
-            break
-        # A battle lost sends the error round again, shrunk by about the same ratio each sweep:
-        # jump ahead along it (Aitken). The sweeps after it still check the fixed point exactly.
-        if last_step is not None and abs(last_step[keep]) > 1e-12:
-            ratio = step[keep] / last_step[keep]
-            if 0.0 < ratio < 0.95:
-                T = [v + d * ratio / (1.0 - ratio) for v, d in zip(T, step, strict=True)]
-                step = [0.0] * size  # the next sweep measures afresh
-        last_step = step if any(step) else None
-    return T
-
-
-def _recruit_fixed_point(a: int, T: list[float], table: ScoreTable) -> float:
-    """``T(a) = 1 + (expected T after one optimal Recruit turn)``, where a Farkle costs T(a)."""
-
-    def gap(f: float) -> float:
-        _, roll = recruit_costs(a, f, lambda x: T[x // STEP], table)
-        return 1.0 + roll[6][0] - f
-
-    f0 = T[a // STEP]
-    g0 = gap(f0)
-    f1 = f0 + g0
-    for _ in range(20):  # secant on a piecewise-linear function: exact once the policy settles
-        g1 = gap(f1)
-        if abs(g1) < 1e-11 or g1 == g0:
-            return f1
-        f0, g0, f1 = f1, g1, f1 - g1 * (f1 - f0) / (g1 - g0)
-    return f1
-
-
-# ---------------------------------------------------------------------------------- the shipped table
-
-
-def encode(T: list[float], table: ScoreTable = DEFAULT_TABLE) -> bytes:
-    """The shipped table: ``T`` exactly (JSON header) and, per army below the Keep, every
-    Recruit state's best cost (1/2000 turn) and whether to stop there (one byte each)."""
-    keep = KEEP_MIN_ARMY // STEP
-    costs = array("H")
-    stops = bytearray()
-    for x in range(keep):
-        best, roll = recruit_costs(x * STEP, T[x], lambda y: T[y // STEP], table)
-        top = (A_MAX - x * STEP) // STEP
-        for n in range(1, 7):
-            for i in range(top + 1):
-                costs.append(min(65535, round(best[n][i] * QUANTUM_SCALE)))
-                stops.append(1 if best[n][i] < roll[n][i] else 0)
-    header = json.dumps(
-        {
-            "step": STEP,
-            "a_max": A_MAX,
-            "keep": KEEP_MIN_ARMY,
-            "scale": QUANTUM_SCALE,
-            "item_value": ITEM_VALUE,
-            "T": [round(v, 9) for v in T],
-        }
-    ).encode()
-    body = len(header).to_bytes(4, "little") + header + costs.tobytes() + bytes(stops)
-    return zlib.compress(body, 9)
-
-
-class ShippedTable:
-    """The decoded table: ``T(army)``, and per Recruit state the best cost and stop decision."""
-
-    def __init__(self, blob: bytes) -> None:
-        body = zlib.decompress(blob)
-        hlen = int.from_bytes(body[:4], "little")
-        meta = json.loads(body[4 : 4 + hlen])
-        self.T: list[float] = meta["T"]
-        self.scale: int = meta["scale"]
-        keep = meta["keep"] // STEP
-        self.offsets: list[int] = []
-        total = 0
-        for x in range(keep):
-            self.offsets.append(total)
-            total += 6 * ((A_MAX - x * STEP) // STEP + 1)
-        self.costs = array("H")
-        self.costs.frombytes(body[4 + hlen : 4 + hlen + 2 * total])
-        self.stops = body[4 + hlen + 2 * total :]
-        self.keep = keep
-
-    def _index(self, a: int, n: int, t: int) -> int | None:
-        x, i = a // STEP, t // STEP
-        if x >= self.keep:
-            return None
-        top = (A_MAX - x * STEP) // STEP
-        if i > top:
-            return None
-        return self.offsets[x] + (n - 1) * (top + 1) + i
-
-    def army_cost(self, army: int) -> float:
-        return self.T[min(max(army, 0), A_MAX) // STEP]
-
-    def cost(self, a: int, n: int, t: int) -> float:
-        """Expected turns to win from this Recruit state (``n`` dice to roll, ``t`` banked)."""
-        k = self._index(a, n, t)
-        return self.army_cost(a + t) if k is None else self.costs[k] / self.scale
-
-    def should_stop(self, a: int, n: int, t: int) -> bool:
-        k = self._index(a, n, t)
-        return True if k is None else bool(self.stops[k])
-
-
-@lru_cache(maxsize=1)
-def shipped() -> ShippedTable:
-    return ShippedTable(TABLE_PATH.read_bytes())

@@ -1,12 +1,14 @@
 """An independent Nine Sons reference player, and the top level's record against it at equal time.
 
-``python -m bench.ninesons_reference [--games N]``. The reference is written separately from
+``python -m bench.reference.ninesons [--games N]``. The reference is written separately from
 ``engine/ninesons/ai.py`` and ``expert.py`` and deliberately plain: fail-hard negamax alpha-beta,
-iterative deepening on a **wall clock** (not nodes), a transposition table keyed by the rules'
+iterative deepening on a **clock** (this process's CPU time, not nodes), a transposition table keyed by the rules'
 own repetition key, ordering by the table move then tames, and a score-only evaluation (points,
 tamed cards, stacks controlled). It sees what a player sees (the deck is reshuffled from its
 public contents). Equal time: for each of its moves it gets the mean time the AI level took per
-move so far in that game (1 s before the first), so both sides spend the same clock.
+move so far in that game (1 s before the first), so both sides spend the same clock. The clock
+is CPU time (``time.process_time``): on a shared machine wall time would hand the reference
+whatever the other jobs leave it, CPU time gives both sides the same work whatever the load.
 """
 
 from __future__ import annotations
@@ -43,13 +45,13 @@ def _score(st: core.State, side: int) -> int:
 
 class Reference:
     def __init__(self, seconds: float) -> None:
-        self.stop_at = time.perf_counter() + seconds
+        self.stop_at = time.process_time() + seconds
         self.table: dict[str, tuple[int, int, tuple | None]] = {}
         self.count = 0
 
     def negamax(self, st: core.State, depth: int, alpha: int, beta: int) -> int:
         self.count += 1
-        if self.count % 512 == 0 and time.perf_counter() > self.stop_at:
+        if self.count % 512 == 0 and time.process_time() > self.stop_at:
             raise _OutOfTime
         side = st.turn
         if st.over or depth == 0:
@@ -126,13 +128,13 @@ def match(level: str, games: int) -> dict[str, Any]:
         mine: list[float] = []
         while not g.is_over:
             who = g.to_act()[0]
-            t = time.perf_counter()
+            t = time.process_time()
             if who == ai_seat:
                 act = choose_action(g, who, level, i * 1000 + len(g.log))
-                mine.append(time.perf_counter() - t)
+                mine.append(time.process_time() - t)
             else:
                 act = reference_action(g, sum(mine) / len(mine) if mine else 1.0, i * 1000 + len(g.log))
-                ref_times.append(time.perf_counter() - t)
+                ref_times.append(time.process_time() - t)
             g.play(who, act)
         ai_times.extend(mine)
         res = g.result
