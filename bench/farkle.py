@@ -26,8 +26,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from engine.farkle import FarkleGame, new_game  # noqa: E402
-from engine.farkle.ai import choose_action, value_table  # noqa: E402
+from engine.farkle.ai import choose_action  # noqa: E402
 from engine.farkle.scoring import score  # noqa: E402
+from engine.farkle.turn_values import value_table  # noqa: E402
 from render.farkle import render_png, render_text  # noqa: E402
 
 MAX_ACTIONS = 20000

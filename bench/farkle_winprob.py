@@ -18,7 +18,7 @@ opponent's army ``o'``) the mover's losing chance is the opponent's winning chan
 Value iteration (Jacobi sweeps) until no value moves by more than ``--tol``. The shipped file
 (:data:`engine.farkle.winprob.TABLE_PATH`) holds ``C`` (uint16), the best action per pair of
 armies, and every Recruit state's stop decision (one bit). Magic Items count
-:data:`engine.farkle.ai.ITEM_VALUE` soldiers when a Rally draws one, as in the soldier table.
+:data:`engine.farkle.turn_values.ITEM_VALUE` soldiers when a Rally draws one, as in the soldier table.
 """
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ from typing import Any
 import numpy as np
 
 from engine.farkle import winprob
-from engine.farkle.ai import ITEM_VALUE, KEEP_MIN_ARMY, P_BLANK, P_DRAGON, P_RALLY, STEP, _outcomes
+from engine.farkle.ai import KEEP_MIN_ARMY
 from engine.farkle.scoring import DEFAULT_TABLE
 from engine.farkle.turn_solver import A_MAX, _grouped, battle_outcomes
+from engine.farkle.turn_values import ITEM_VALUE, P_BLANK, P_DRAGON, P_RALLY, STEP, _outcomes
 
 N = A_MAX // STEP + 1  # army steps 0 .. A_MAX
 KEEP = KEEP_MIN_ARMY // STEP

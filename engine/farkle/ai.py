@@ -20,14 +20,11 @@ The AI reads only public state and its own items (never another player's hand).
 from __future__ import annotations
 
 import random
-from collections import Counter
-from functools import lru_cache
-from itertools import combinations_with_replacement
-from math import factorial
 from typing import TYPE_CHECKING
 
 from engine.farkle.rules import CONSTANTS
-from engine.farkle.scoring import DEFAULT_TABLE, ScoreTable, score, score_all, scoring_selections
+from engine.farkle.scoring import DEFAULT_TABLE, score, score_all
+from engine.farkle.turn_values import ITEM_VALUE, STEP, continue_value, expected_bank
 
 if TYPE_CHECKING:
     from engine.farkle.game import FarkleGame
@@ -35,12 +32,6 @@ if TYPE_CHECKING:
 
 LEVELS = ("easy", "medium", "hard", "expert")
 KEEP_MIN_ARMY: int = CONSTANTS["keep_min_army"]
-STEP = 50
-T_MAX = 8000  # above this the table assumes stopping (far beyond any sensible bank)
-ITEM_VALUE = 150  # rough worth of a Magic Item in soldiers
-_PAD = 2 * 3000 // STEP + ITEM_VALUE // STEP + 2
-P_BLANK, P_DRAGON, P_RALLY = 4 / 6, 1 / 6, 1 / 6
-
 # How much the AI wants to keep an item (higher = more useful); used for claims and discards.
 ITEM_RANK = {
     "raise_item_limit": 9,
@@ -57,120 +48,12 @@ ITEM_RANK = {
 }
 
 
-def _multiset_prob(roll: tuple[int, ...]) -> float:
-    n = len(roll)
-    perms = factorial(n)
-    for c in Counter(roll).values():
-        perms //= factorial(c)
-    return perms / 6**n
-
-
-@lru_cache(maxsize=4)
-def _outcomes(table: ScoreTable) -> dict[int, list[tuple[float, list[tuple[int, int]]]]]:
-    """For each dice count n: (probability, [(dice left after keeping, best value)]) per roll."""
-    out: dict[int, list[tuple[float, list[tuple[int, int]]]]] = {}
-    for n in range(1, 7):
-        rows = []
-        for roll in combinations_with_replacement(range(1, 7), n):
-            best: dict[int, int] = {}
-            for sel, v in scoring_selections(roll, table):
-                left = n - len(sel)
-                left = 6 if left == 0 else left
-                if v > best.get(left, -1):
-                    best[left] = v
-            rows.append((_multiset_prob(roll), sorted(best.items())))
-        out[n] = rows
-    return out
-
-
-@lru_cache(maxsize=4)
-def value_table(table: ScoreTable) -> list[list[float]]:
-    """``V[n][i]``: expected bank with n dice to roll (or stop) and ``i * STEP`` in hand."""
-    outs = _outcomes(table)
-    size = T_MAX // STEP + 1
-    # Beyond T_MAX the table assumes stopping; the padding covers the largest single roll.
-    V = [[float(i * STEP) for i in range(size + _PAD)] for _ in range(7)]
-
-    for i in range(size - 1, -1, -1):
-        t = i * STEP
-        # Parts that only look at larger totals (Blank / Rally with scoring dice).
-        fixed = [0.0] * 7
-        dragon_sets: list[list[tuple[float, list[int]]]] = [[] for _ in range(7)]
-        farkle_p = [0.0] * 7
-        for n in range(1, 7):
-            acc = 0.0
-            groups: dict[tuple[int, ...], float] = {}
-            fp = 0.0
-            for p, opts in outs[n]:
-                if not opts:
-                    fp += p
-                    continue
-                acc += p * P_BLANK * max(V[left][i + v // STEP] for left, v in opts)
-                acc += (
-                    p
-                    * P_RALLY
-                    * max(
-                        max(V[left][i + 2 * v // STEP], V[left][i + (v + ITEM_VALUE) // STEP])
-                        for left, v in opts
-                    )
-                )
-                key = tuple(sorted({left for left, _ in opts}))
-                groups[key] = groups.get(key, 0.0) + p
-            fixed[n] = acc
-            dragon_sets[n] = [(p, list(k)) for k, p in groups.items()]
-            farkle_p[n] = fp
-        # Dragon face: the roll is eaten (same total) or a Farkle is cancelled (same dice).
-        cur = [float(t)] * 7
-        for _ in range(30):
-            new = [float(t)] * 7
-            for n in range(1, 7):
-                dr = sum(p * max(cur[left] for left in lefts) for p, lefts in dragon_sets[n])
-                cont = fixed[n] + P_DRAGON * dr + farkle_p[n] * P_DRAGON * cur[n]
-                new[n] = max(float(t), cont)
-            if max(abs(a - b) for a, b in zip(new, cur, strict=True)) < 1e-6:
-                cur = new
-                break
-            cur = new
-        for n in range(1, 7):
-            V[n][i] = cur[n]
-    return V
-
-
-def _v(table: ScoreTable, n: int, t: int) -> float:
-    V = value_table(table)
-    i = max(0, t) // STEP
-    return V[n][i] if i < len(V[n]) else float(t)
-
-
-@lru_cache(maxsize=8192)  # a few hundred (n, t) per scoring table: hard's stops become lookups
-def continue_value(table: ScoreTable, n: int, t: int) -> float:
-    """Expected bank if we roll ``n`` dice now holding ``t`` (and play on optimally)."""
-    V = value_table(table)
-    i = t // STEP
-    if i >= len(V[n]) - _PAD:
-        return float(t)
-    outs = _outcomes(table)
-    acc = 0.0
-    for p, opts in outs[n]:
-        if not opts:
-            acc += p * P_DRAGON * V[n][i]
-            continue
-        acc += p * P_BLANK * max(V[left][i + v // STEP] for left, v in opts)
-        acc += (
-            p
-            * P_RALLY
-            * max(max(V[left][i + 2 * v // STEP], V[left][i + (v + ITEM_VALUE) // STEP]) for left, v in opts)
-        )
-        acc += p * P_DRAGON * max(V[left][i] for left, _ in opts)
-    return acc
-
-
 # ---------------------------------------------------------------------------------- AI
 
 
 def _win_table(game: FarkleGame) -> WinTable | None:
     """The shipped win-probability table, if this game plays the rules it was solved for."""
-    from engine.farkle import turn_solver, winprob
+    from engine.farkle import turn_solver, winprob  # loaded with the first expert decision
 
     opt = game.opt
     if game.table != DEFAULT_TABLE or any(opt[k] != v for k, v in turn_solver.SOLVED_OPTIONS.items()):
@@ -328,7 +211,7 @@ class _Brain:
             v = self._keep_gain(k)
             left = n - len(sel)
             left = full if left == 0 else left
-            worth = _v(table, left, t + v)
+            worth = expected_bank(table, left, t + v)
             if self.win is not None and s["action"] == "recruit":
                 worth = -self._lose_after_keep(army, left, t + v, worth)
             if self._aim() is not None:

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
-from engine.farkle.ai import (
+from engine.farkle.scoring import DEFAULT_TABLE, ScoreTable, score_all
+from engine.farkle.turn_values import (
     ITEM_VALUE,
     P_BLANK,
     P_DRAGON,
@@ -29,7 +30,6 @@ from engine.farkle.ai import (
     _multiset_prob,
     _outcomes,
 )
-from engine.farkle.scoring import DEFAULT_TABLE, ScoreTable, score_all
 
 A_MAX = 7000  # armies above this count as this (they only buffer Final Battle losses)
 HP = 3
@@ -124,10 +124,18 @@ def recruit_costs(
 
 # CC 17: h28-ai owns this module this round and splits it; the lead drops the noqa on merging.
 @lru_cache(maxsize=2)
-def battle_outcomes(table: ScoreTable = DEFAULT_TABLE) -> tuple[list[float], list[dict[int, float]]]:  # noqa: C901
+def battle_outcomes(table: ScoreTable = DEFAULT_TABLE) -> tuple[list[float], list[dict[int, float]]]:
     """For every starting army ``x`` (in steps, up to :data:`A_MAX`): P(win the Final Battle) and
     the distribution of the army left after a lost battle (in steps)."""
-    faces = [("blank", 4 / 6), ("dragon", 1 / 6), ("rally", 1 / 6)]
+    size = A_MAX // STEP + 1
+    walk = _BattleWalk(size)
+    walk.run(_battle_rolls(table))
+    wins = [sum(walk.win_from[:x]) if x else 0.0 for x in range(size)]
+    return wins, [walk.left_after_loss(x) for x in range(size)]
+
+
+def _battle_rolls(table: ScoreTable) -> dict[int, dict[tuple[int, int], float]]:
+    """For each dice count: P(dice used, soldiers lost in steps) of one battle roll."""
     rolls: dict[int, dict[tuple[int, int], float]] = {}
     for n in range(1, 7):
         agg: dict[tuple[int, int], float] = {}
@@ -136,45 +144,56 @@ def battle_outcomes(table: ScoreTable = DEFAULT_TABLE) -> tuple[list[float], lis
             key = (len(sel), loss // STEP)
             agg[key] = agg.get(key, 0.0) + _multiset_prob(roll)
         rolls[n] = agg
-    size = A_MAX // STEP + 1
-    # mass[(L, d, n)]: probability of being alive with L steps lost, d damage, n dice to roll
-    mass: dict[tuple[int, int, int], float] = {(0, 0, 6): 1.0}
-    win_from = [0.0] * size  # win mass from states with L lost
-    farkle_at = [0.0] * size  # blank Farkle with L lost
-    arrivals: dict[tuple[int, int], float] = {}  # (L from, L to) for rolls that lose soldiers
-    for L in range(size):
-        for d in range(HP):
-            for n in range(6, 0, -1):
-                m = mass.pop((L, d, n), 0.0)
-                if not m:
-                    continue
-                for (used, loss), p in rolls[n].items():
-                    for face, pf in faces:
-                        q = m * p * pf
-                        dmg = d + DAMAGE.get(face, 0)
-                        L2 = L + loss
-                        if dmg >= HP:
-                            win_from[L] += q
-                            continue
-                        if loss:
-                            arrivals[(L, min(L2, size))] = arrivals.get((L, min(L2, size)), 0.0) + q
-                        if not used and dmg == d:
-                            farkle_at[L] += q
-                            continue
-                        if size <= L2:
-                            continue
-                        n2 = n - used or 6
-                        mass[(L2, dmg, n2)] = mass.get((L2, dmg, n2), 0.0) + q
-    wins = [0.0] * size
-    lost: list[dict[int, float]] = [{} for _ in range(size)]
-    for x in range(size):
-        wins[x] = sum(win_from[:x]) if x else 0.0
+    return rolls
+
+
+class _BattleWalk:
+    """The battle's probability mass walked in order of soldiers lost (L steps), damage dealt
+    (d) and dice to roll (n): where it wins, where it Farkles, where it loses soldiers."""
+
+    FACES = (("blank", 4 / 6), ("dragon", 1 / 6), ("rally", 1 / 6))
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        # mass[(L, d, n)]: probability of being alive with L steps lost, d damage, n dice to roll
+        self.mass: dict[tuple[int, int, int], float] = {(0, 0, 6): 1.0}
+        self.win_from = [0.0] * size  # win mass from states with L lost
+        self.farkle_at = [0.0] * size  # blank Farkle with L lost
+        self.arrivals: dict[tuple[int, int], float] = {}  # (L from, L to) for rolls that lose soldiers
+
+    def run(self, rolls: dict[int, dict[tuple[int, int], float]]) -> None:
+        for L in range(self.size):
+            for d in range(HP):
+                for n in range(6, 0, -1):
+                    m = self.mass.pop((L, d, n), 0.0)
+                    if m:
+                        for (used, loss), p in rolls[n].items():
+                            for face, pf in self.FACES:
+                                self._step(L, d, n, used, loss, face, m * p * pf)
+
+    def _step(self, L: int, d: int, n: int, used: int, loss: int, face: str, q: float) -> None:
+        dmg = d + DAMAGE.get(face, 0)
+        L2 = L + loss
+        if dmg >= HP:
+            self.win_from[L] += q
+            return
+        if loss:
+            key = (L, min(L2, self.size))
+            self.arrivals[key] = self.arrivals.get(key, 0.0) + q
+        if not used and dmg == d:
+            self.farkle_at[L] += q
+            return
+        if self.size > L2:
+            n2 = n - used or 6
+            self.mass[(L2, dmg, n2)] = self.mass.get((L2, dmg, n2), 0.0) + q
+
+    def left_after_loss(self, x: int) -> dict[int, float]:
+        """The army left (in steps) when a battle started with ``x`` is lost."""
         dist: dict[int, float] = {}
-        for L in range(min(x, size)):
-            if farkle_at[L]:
-                dist[x - L] = dist.get(x - L, 0.0) + farkle_at[L]
-        zero = sum(q for (src, dst), q in arrivals.items() if src < x <= dst)
+        for L in range(min(x, self.size)):
+            if self.farkle_at[L]:
+                dist[x - L] = dist.get(x - L, 0.0) + self.farkle_at[L]
+        zero = sum(q for (src, dst), q in self.arrivals.items() if src < x <= dst)
         if zero:
             dist[0] = dist.get(0, 0.0) + zero
-        lost[x] = dist
-    return wins, lost
+        return dist
