@@ -16,7 +16,7 @@ async def _flagon_with_queued(env, bot, rows: list[dict[str, Any]]) -> tuple[str
     await m["bob"].click(last_board(channel), label="Join")
     await m["alice"].click(last_board(channel), label="Start")
     rec, _ = await bot.service.load(1)
-    await bot.service.queue_announcement(rec.id, rows)
+    await bot.db.outbox.queue(rec.id, rows)
     await bot.outbox.deliver(rec.id)
     p1 = "alice" if rec.seat("p1").user_id == m["alice"].user.id else "bob"
     return texts_of(last_board(channel)), p1
