@@ -111,7 +111,7 @@ class DragonTavern(commands.Bot):
 
     @property
     def db(self) -> Database:
-        """Storage: what the Discord layer reads and notes (games, outbox progress, pings, hands)."""
+        """Storage: what the Discord layer reads and notes (games, outbox progress, pings, seat messages)."""
         assert self._db is not None, "setup_hook has not run"
         return self._db
 

@@ -5,7 +5,7 @@
 A real bot runs against simcord's in-memory Discord; two members play Dragon Farkle and The
 Nine Sons of the Dragon through their boards' action buttons (``dt:<game>:a:...``, or a game control ``x``), each click
 answered in full: access check, load, play, save, then the outbox's delivery (Recent lines,
-board edit, ping, hands) and the timer refresh. A *round trip* is one call of a storage
+board edit, ping, seat messages) and the timer refresh. A *round trip* is one call of a storage
 primitive (``fetch``, ``run``, ``run_many``, ``run_steps``: one trip to aiosqlite's thread or
 to the PostgreSQL server) plus, on PostgreSQL, where every statement travels to the server: BEGIN and COMMIT of
 each transaction, each statement of ``run_steps`` (one trip to aiosqlite's thread on SQLite),

@@ -123,7 +123,7 @@ class Announcer(commands.Cog):
                         f"<#{rec.table_channel_id}>. This message becomes your hand: it shows your secrets and "
                         "your secret choices, kept up to date for the whole game. Your turn ping tells you when "
                         "to choose here.")
-                    await self.bot.outbox.hands.adopt(rec, seat.seat, sent)
+                    await self.bot.outbox.seat_messages.adopt(rec, seat.seat, sent)
                     route = "dm"
                 except discord.Forbidden:
                     route = "ephemeral"

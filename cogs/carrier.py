@@ -13,8 +13,8 @@ can edit only the messages it created.
 
 A token stays valid for 15 minutes, and it may edit its original as often as it likes, so
 :class:`LiveInteractions` keeps the newest click made on each message the bot edits (a board,
-a hand DM) while its token lives: a change that no click of its own can carry (a plan chosen
-in a DM changes the board; a card revealed on the board changes its owner's hand DM) goes
+a seat message) while its token lives: a change that no click of its own can carry (a plan chosen
+in a DM changes the board; a card revealed on the board changes its owner's seat message) goes
 through that click's webhook instead of the channel. Memory only: after a restart, or once the
 token is old, it is the channel again.
 """
@@ -34,7 +34,7 @@ TOKEN_LIFETIME = timedelta(minutes=14)
 UPDATES_ITS_MESSAGE = frozenset(
     {discord.InteractionResponseType.deferred_message_update, discord.InteractionResponseType.message_update}
 )
-LIVE_KEPT = 8192  # messages whose newest click is kept (a board and a hand or two per game)
+LIVE_KEPT = 8192  # messages whose newest click is kept (a board and a seat message or two per game)
 
 
 def token_alive(interaction: discord.Interaction) -> bool:

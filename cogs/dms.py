@@ -2,8 +2,8 @@
 
 discord.py's ``User.send`` needs a User (the member cache, else a ``GET /users/{id}``) and then
 opens the DM channel (``POST /users/@me/channels``) whenever that User has none cached. A DM
-channel's id never changes, so it is kept per user: from the hand messages already stored
-(cogs.hands notes each one), else opened once per process.
+channel's id never changes, so it is kept per user: from the seat messages already stored
+(cogs.seat_messages notes each one), else opened once per process.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class DirectMessages:
         self._channels: RecentMap[int, int] = RecentMap(DM_CHANNELS_KEPT)
 
     def remember(self, user_id: int, channel_id: int) -> None:
-        """``channel_id`` is ``user_id``'s DM channel (read from a stored hand message)."""
+        """``channel_id`` is ``user_id``'s DM channel (read from a stored seat message)."""
         self._channels[user_id] = channel_id
 
     async def channel_id(self, user_id: int) -> int:

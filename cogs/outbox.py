@@ -10,7 +10,7 @@ game's pending rows in order:
    pending make one edit);
 3. the game's ping (cogs.pings: its message id is noted on the rows, so it is never sent twice),
    or, for the change that ended the game, one notice saying how it ended;
-4. each human seat's hand message (cogs.hands: the seat is noted on the rows once its DM went out);
+4. each human seat's seat message (cogs.seat_messages: the seat is noted on the rows once its DM went out);
 
 and then drops the rows. A delivery caused by a click gets its interaction (cogs.carrier): the
 board edit and the ping go through the interaction's endpoints when they can, else through the
@@ -32,10 +32,10 @@ import discord
 
 from cogs.carrier import Carrier, LiveInteractions
 from cogs.errors import AnnouncementDelayed
-from cogs.hands import Hands
 from cogs.pings import Pings
 from cogs.presenter import RECENT_EVENTS
 from cogs.recent import RecentMap
+from cogs.seat_messages import SeatMessages
 from cogs.threads import Tables
 from engine import Event
 from sessions.snapshot import Snapshot
@@ -68,10 +68,10 @@ class Outbox:
         # Games whose last delivery failed (or that had rows at start-up): the next click on
         # them catches up first. Memory only: at start-up the database says which they are.
         self.behind: set[int] = set()
-        # The newest click on each board and hand DM while its token lives (cogs.carrier).
+        # The newest click on each board and seat message while its token lives (cogs.carrier).
         self.live = LiveInteractions()
         self.pings = Pings(bot)
-        self.hands = Hands(bot, self.live)
+        self.seat_messages = SeatMessages(bot, self.live)
         self.tables = Tables(bot)
         # interaction id -> the snapshot its click's delivery drew from, for the router's next
         # step on that click (the private prompt it may offer), so it loads nothing again
@@ -155,7 +155,7 @@ class Outbox:
         # chosen in a DM changes the board: the last click on the board carries it).
         await self.bot.presenter.draw_board(snap, self.live.on(snap.record.board_message_id, carrier))
         if snap.game is not None and snap.record.status == "active":
-            await self._ping_and_hands(snap, carrier)
+            await self._ping_and_seat_messages(snap, carrier)
         elif snap.game is not None and snap.record.status in ENDED:
             await self._game_over(snap)
         await service.db.outbox.finish(pending)
@@ -177,8 +177,8 @@ class Outbox:
         if recent is not None:
             rec.recent = recent
 
-    async def _ping_and_hands(self, snap: Snapshot, carrier: Carrier | None) -> None:
-        """Steps 3 and 4 of a running game: its ping, then each seat's hand message."""
+    async def _ping_and_seat_messages(self, snap: Snapshot, carrier: Carrier | None) -> None:
+        """Steps 3 and 4 of a running game: its ping, then each seat's private message."""
         service, pending = self.bot.service, snap.pending
         unpinged = [a for a in pending if "ping" not in a.progress]
         if unpinged:
@@ -190,7 +190,7 @@ class Outbox:
             await service.db.outbox.save_progress(unpinged)
         for seat in snap.record.seats:
             due = [a for a in pending if seat.seat not in a.progress.get("dm", [])]
-            if due and await self.hands.deliver(snap, seat, _events(due)):
+            if due and await self.seat_messages.deliver(snap, seat, _events(due)):
                 for a in due:
                     a.progress.setdefault("dm", []).append(seat.seat)
                 await service.db.outbox.save_progress(due)
@@ -206,7 +206,7 @@ class Outbox:
             a.progress["ping"] = sent
         await self.bot.db.outbox.save_progress(unpinged)
         if game is not None:
-            await self.hands.close(rec, game)
+            await self.seat_messages.close(rec, game)
         await self.tables.close_thread(rec)
 
     def _fell_behind(self, game_id: int) -> None:

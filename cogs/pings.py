@@ -7,7 +7,7 @@ after its change is saved, once, and again after a crash only if it never went o
   deadline and a link to the board. Everyone asked by one change shares one message.
 - Each member chooses where (``/game notify``): ``channel`` (default: a channel message that
   mentions exactly them), ``dm`` (a DM; the channel when their DMs are closed) or ``off``.
-  Their private prompt (cogs.hands) is edited in place, so this ping is what notifies them.
+  Their private prompt (cogs.seat_messages) is edited in place, so this ping is what notifies them.
 - A new ping deletes the game's earlier ones, so at most one is alive per game; when the game
   ends they are deleted and one notice says how it ended, pinging nobody.
 - An AI seat is never pinged, nor is anyone once the game is over.
@@ -98,7 +98,8 @@ class Pings:
             pref = await self.bot.db.prefs.notify(seat.user_id or 0)
             if pref == "off":
                 continue
-            if pref == "dm":  # their hand DM is edited in place (cogs.hands): this DM is what notifies
+            # Their seat message is edited in place (cogs.seat_messages): this DM is what notifies.
+            if pref == "dm":
                 dm_id = await self._dm(rec, game, seat, reminder, deadline, settings)
                 if dm_id is not None:
                     sent.add(dm_id)
@@ -189,12 +190,12 @@ class Pings:
         return sent.id
 
     async def _dm_followup(self, rec: GameRecord, seat: SeatRecord, content: str) -> int | None:
-        """The DM ping as a followup of the member's newest live click in their hand DM (it lands
+        """The DM ping as a followup of the member's newest live click in their seat message (it lands
         in that DM and notifies like any DM, outside the global limit); None when there is none."""
-        hand = await self.bot.db.hands.get(rec.id, seat.seat)
-        if hand is None or not hand.message_id:
+        stored = await self.bot.db.seat_messages.get(rec.id, seat.seat)
+        if stored is None or not stored.message_id:
             return None
-        carrier = self.bot.outbox.live.on(hand.message_id)
+        carrier = self.bot.outbox.live.on(stored.message_id)
         if carrier is None:
             return None
         followup = carrier.interaction.followup
@@ -204,7 +205,7 @@ class Pings:
             carrier.broken = True  # its token was refused: the DM channel from now on
             return None
         self._webhooks[sent.id] = (followup, carrier.interaction)
-        await self.bot.db.pings.add(rec.id, hand.channel_id, sent.id)
+        await self.bot.db.pings.add(rec.id, stored.channel_id, sent.id)
         return sent.id
 
     async def delete_earlier(self, rec: GameRecord, *, keep: set[int]) -> None:

@@ -31,7 +31,7 @@ from cogs.results import REMATCH_VERB
 from cogs.ui import ui_for
 from render import text
 from sessions import SessionError
-from storage import HandMessage
+from storage import SeatMessage
 from storage.damage import DAMAGED_MESSAGE
 
 if TYPE_CHECKING:
@@ -209,7 +209,8 @@ class Router(commands.Cog):
             await interaction.response.send_message(**message, ephemeral=True)
         if seat.private_route != "dm" or settings["hidden_pick_mode"] == "ephemeral":
             # Seen: the next click need not offer this prompt again (offer_private_prompt).
-            await self.bot.db.hands.set(rec.id, seat.seat, HandMessage(0, 0, prompt_key(game, seat.seat), True))
+            seen = SeatMessage(0, 0, prompt_key(game, seat.seat), True)
+            await self.bot.db.seat_messages.set(rec.id, seat.seat, seen)
 
     async def on_play_private(self, interaction: discord.Interaction, route: routing.Route) -> None:
         values = routing.component_data(interaction).get("values") or []
@@ -229,13 +230,13 @@ class Router(commands.Cog):
         message: dict[str, Any] = {"content": f"✅ {label}", "embed": None, "view": None}
         in_dm = interaction.guild_id is None
         if new_game is not None and (in_dm or private_actions(new_game, seat.seat)):
-            # The same message becomes the next prompt (ephemeral) or the hand as it is now (the
-            # DM: cogs.hands then finds it already showing this and sends no second edit).
+            # The same message becomes the next prompt (ephemeral) or the seat message as it is
+            # now (the DM: cogs.seat_messages then finds it already showing this and sends no second edit).
             own = [e for e in outcome.events if e.to == seat.seat]
-            hand = self.bot.presenter.private_message(rec, new_game, seat.seat, own, page=0)
-            message = {**hand, "content": f"✅ {label}"}
+            prompt = self.bot.presenter.private_message(rec, new_game, seat.seat, own, page=0)
+            message = {**prompt, "content": f"✅ {label}"}
             if in_dm and interaction.message is not None:
-                self.bot.outbox.hands.shown(interaction.message.id, hand)
+                self.bot.outbox.seat_messages.shown(interaction.message.id, prompt)
         await interaction.edit_original_response(**message)
         await self.bot.announcer.after_change(outcome, interaction)
 
@@ -267,20 +268,20 @@ class Router(commands.Cog):
             if seat.private_route == "dm" and settings["hidden_pick_mode"] != "ephemeral":
                 return  # their DM carries it
             key = prompt_key(game, seat.seat)
-            seen = await self.bot.db.hands.get(rec.id, seat.seat)
+            seen = await self.bot.db.seat_messages.get(rec.id, seat.seat)
             if seen is not None and seen.prompt_key == key:
                 return
             clicked = interaction.message
             if clicked is not None and clicked.flags.ephemeral:
                 # A click inside their private prompt: the game edits that prompt into what
                 # comes next, so it is seen already; a second copy would be noise.
-                await self.bot.db.hands.set(rec.id, seat.seat, HandMessage(0, 0, key, True))
+                await self.bot.db.seat_messages.set(rec.id, seat.seat, SeatMessage(0, 0, key, True))
                 return
             message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=0)
             note = "🔒 You have a private choice now (only you see this):"
             await interaction.followup.send(**{k: v for k, v in message.items() if v is not None}, content=note,
                                             ephemeral=True)
-            await self.bot.db.hands.set(rec.id, seat.seat, HandMessage(0, 0, key, True))
+            await self.bot.db.seat_messages.set(rec.id, seat.seat, SeatMessage(0, 0, key, True))
         except Exception:
             log.warning("game %s: offering the private prompt failed", route.game_id, exc_info=True)
 

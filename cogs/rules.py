@@ -22,7 +22,7 @@ from cogs.components import Layout
 from cogs.group import AppCommand, GameGroupCog
 from engine import handbook, registry
 from render import text
-from render.handbook import first_page_of, game_pages, game_sections
+from render.rules_pages import first_page_of, game_pages, game_sections
 from sessions import SessionError, unknown_game
 
 if TYPE_CHECKING:

@@ -4,7 +4,8 @@ The rules of each game live in the file its plug-in record names (``GameInfo.rul
 built-in games' ``engine/<game>/data/rules.md``: player language, ``##`` headings for sections);
 a game without one shows its ``rules_summary``. Cards come from each game's card catalogue
 (``GameInfo.cards``), with the reconstruction status its data records. Only a registered game's
-record selects a file: nothing a user types ever becomes a path.
+record selects a file: nothing a user types ever becomes a path. ``render.rules_pages`` cuts
+the rules into the embed pages ``/game rules`` shows.
 """
 
 from __future__ import annotations

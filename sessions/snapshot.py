@@ -2,8 +2,8 @@
 
 A click used to have each step of its announcement pull its own inputs (the outbox loaded the
 game, the presenter read the turn deadline and the action log, the pings the deadline again,
-each hand the record again). The outbox now takes one :class:`Snapshot` under the game's
-delivery lock and hands it to the presenter, the pings and the hands, which read nothing else
+each seat message the record again). The outbox now takes one :class:`Snapshot` under the game's
+delivery lock and hands it to the presenter, the pings and the seat messages, which read nothing else
 from storage about the game.
 """
 

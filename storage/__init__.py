@@ -1,6 +1,6 @@
 """Persistence: SQLite (aiosqlite, the default) or PostgreSQL (asyncpg), one interface.
 storage.db opens a :class:`Database`, whose parts each live in a module by concern (games,
-log, outbox, timers, settings, ratings, damage, pings, hands, prefs); storage.sqlite and
+log, outbox, timers, settings, ratings, damage, pings, seat messages, prefs); storage.sqlite and
 storage.postgres are the backends."""
 
 from storage.db import Database
@@ -14,7 +14,6 @@ from storage.errors import (
     StorageError,
     VersionConflict,
 )
-from storage.hands import HandMessage
 from storage.log import ActionRow, LoggedAction
 from storage.outbox import Announcement
 from storage.ratings import (
@@ -27,6 +26,7 @@ from storage.ratings import (
     player_of,
 )
 from storage.records import GameAccess, GameRecord, SeatRecord
+from storage.seat_messages import SeatMessage
 
 __all__ = [
     "ActionRow",
@@ -41,12 +41,12 @@ __all__ = [
     "GameDamaged",
     "GameNotFound",
     "GameRecord",
-    "HandMessage",
     "HistoryGame",
     "LoggedAction",
     "RateGame",
     "RatingChange",
     "ResultRow",
+    "SeatMessage",
     "SeatRecord",
     "StorageError",
     "StoredRating",

@@ -1,18 +1,18 @@
 """The open database: which backend (SQLite or PostgreSQL), its locks and lifetime, and one
 object per concern, each in its own module:
 
-=================  ===========================  ======================================
-``db.games``       storage.games.GameTable      games and seats: create, load, find, save
-``db.log``         storage.log.ActionLog        the action log
-``db.outbox``      storage.outbox.Outbox        what a saved change must still announce
-``db.timers``      storage.timers.TimerTable    turn, reminder and lobby deadlines
-``db.settings``    storage.settings             server settings as stored
-``db.ratings``     storage.ratings              ratings, results, history, stats
-``db.damage``      storage.damage               games set aside as damaged
-``db.pings``       storage.pings                turn pings still standing
-``db.hands``       storage.hands                each seat's private message (DM)
-``db.prefs``       storage.prefs                members' own choices
-=================  ===========================  ======================================
+====================  ===========================  =========================================
+``db.games``          storage.games.GameTable      games and seats: create, load, find, save
+``db.log``            storage.log.ActionLog        the action log
+``db.outbox``         storage.outbox.Outbox        what a saved change must still announce
+``db.timers``         storage.timers.TimerTable    turn, reminder and lobby deadlines
+``db.settings``       storage.settings             server settings as stored
+``db.ratings``        storage.ratings              ratings, results, history, stats
+``db.damage``         storage.damage               games set aside as damaged
+``db.pings``          storage.pings                turn pings still standing
+``db.seat_messages``  storage.seat_messages        each seat's private message (DM)
+``db.prefs``          storage.prefs                members' own choices
+====================  ===========================  =========================================
 
 Every module runs the same queries on both backends (storage.sqlite, the default: one file,
 one process; storage.postgres, shared by several processes); see storage.backend.
@@ -30,13 +30,13 @@ from storage.backend import Backend
 from storage.damage import DamagedGames
 from storage.errors import StorageError
 from storage.games import GameTable
-from storage.hands import HandTable
 from storage.log import ActionLog
 from storage.outbox import Outbox
 from storage.pings import PingTable
 from storage.prefs import MemberPrefs
 from storage.ratings import RatingTables
 from storage.rowcache import DEFAULT_CAPACITY, GameRowCache
+from storage.seat_messages import SeatMessageTable
 from storage.settings import SettingsTable
 from storage.sqlite import SqliteBackend
 from storage.timers import TimerTable
@@ -59,7 +59,7 @@ class Database:
         self.timers = TimerTable(backend, clock)
         self.settings = SettingsTable(backend, clock)
         self.pings = PingTable(backend, clock)
-        self.hands = HandTable(backend, clock)
+        self.seat_messages = SeatMessageTable(backend, clock)
         self.prefs = MemberPrefs(backend, clock)
 
     @classmethod

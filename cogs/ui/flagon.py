@@ -5,7 +5,7 @@
 * Secret planning: :func:`private_message` builds ONE prompt per owner holding, for each of
   their characters that must plan now, a select of the cards that may be planned and the slots
   filled so far. Choosing a card plans it at once and the same message is edited into the next
-  state; a new planning phase edits the same DM again (cogs.hands): one DM per game, and the
+  state; a new planning phase edits the same DM again (cogs.seat_messages): one DM per game, and the
   turn ping says when to plan.
   The board's "🔒 Show my hand / plan" button opens the same prompt ephemerally.
 * Late Night: the prompt never names a placed card, not even to its owner.
@@ -68,7 +68,7 @@ CARD_TEXTS = routing.Spec("x", routing.NoFields, control="texts")
 def private_prompt_due(game: Game, seat: str, events: list[Event]) -> bool:
     """This outcome moved past the owner's planning step (a new phase, a card revealed, a
     question) rather than only recording plans within it: the confirmation of their last card
-    says the step is done. Either way the same prompt is edited in place (cogs.hands)."""
+    says the step is done. Either way the same prompt is edited in place (cogs.seat_messages)."""
     return not events or any(e.kind not in PLANNING_EVENTS for e in events)
 
 
@@ -212,13 +212,13 @@ async def on_plan_card(bot: DragonTavern, interaction: discord.Interaction, rout
     if private_prompt_due(new_game, seat.seat, outcome.events):
         note += " All your cards for this step are placed."
     # The answer edits the prompt it came from (the interaction's response, outside the global
-    # rate limit), in a DM as in an ephemeral prompt: the hand's own delivery then finds it
-    # already showing this state (cogs.hands keeps a digest) and sends no second edit.
+    # rate limit), in a DM as in an ephemeral prompt: the seat message's own delivery then finds it
+    # already showing this state (cogs.seat_messages keeps a digest) and sends no second edit.
     own = [e for e in outcome.events if e.to == seat.seat]
     message = private_message(rec, new_game, seat.seat, own, note=note)
     await interaction.edit_original_response(**message)
     if interaction.guild_id is None and interaction.message is not None:
-        bot.outbox.hands.shown(interaction.message.id, {**message, "content": None})
+        bot.outbox.seat_messages.shown(interaction.message.id, {**message, "content": None})
     await bot.announcer.after_change(outcome, interaction)
 
 

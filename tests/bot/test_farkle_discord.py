@@ -351,7 +351,7 @@ async def test_magic_item_use_button_by_dm(world, monkeypatch):
     assert "Use Lucky Charm" not in button_labels(last_board(channel))
     await alice.user.click(prompt, label="Use Lucky Charm")
     answered = next(msg for msg in alice.user.dm_channel.history() if msg.id == prompt.id)
-    # The prompt is her hand message, edited in place: the charm is spent, no Use button is left.
+    # The prompt is her seat message, edited in place: the charm is spent, no Use button is left.
     assert "Use Lucky Charm" not in button_labels(answered) and "Lucky Charm" not in texts_of(answered).split(
         "Your Magic Items")[-1]
     # Using an item plays it face up: now the channel may name it.

@@ -87,7 +87,7 @@ async def plan_one(env, channel, member, gid: int, *, ephemeral: bool, prefer: d
         result = await member.click(board_of(channel), label=PLAN_BUTTON)
         assert result.ephemeral, "the Plan button answers privately"
         prompt = result.response
-    else:  # the hand DM (a member pinged by DM has their pings below it)
+    else:  # the seat message (a member pinged by DM has their pings below it)
         dm = member.user.dm_channel.history()
         prompt = next((message for message in reversed(dm) if _selects(message)), dm[-1])
     assert _selects(prompt), f"no select in the private prompt: {texts_of(prompt)[:300]}"

@@ -64,7 +64,7 @@ async def test_blocking_the_bots_dms_mid_game_changes_nothing_for_the_table(worl
     shown = await m["bob"].click(last_board(channel), label="🔒 Show my hand / plan")  # his fallback
     assert "only you see this" in texts_of(shown.response)
     await m["bob"].select(shown.response, ["pick:1"])
-    await _play_on(env, channel, m, moves=8)  # bob's hand DM can neither be edited nor sent
+    await _play_on(env, channel, m, moves=8)  # bob's seat message can neither be edited nor sent
     assert not _errors(caplog)
     # Nothing keeps knocking at bob's closed DMs while the game waits.
     before = _requests_to(env, bob_dm.id)

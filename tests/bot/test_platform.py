@@ -134,7 +134,7 @@ async def test_dm_closed_falls_back_to_the_ephemeral_button(world):
     assert select_values(prompt) == ["pick:1", "pick:2", "pick:3"]
     await m["alice"].user.select(prompt, ["pick:3"])
     answered = next(msg for msg in alice_dm.history() if msg.id == prompt.id)
-    # The prompt is alice's hand message: edited in place, it has nothing left to choose.
+    # The prompt is alice's seat message: edited in place, it has nothing left to choose.
     assert select_values(answered) == [] and "only you see this" in texts_of(answered)
     assert "alice has picked." in texts_of(last_board(channel))
     board = last_board(channel)

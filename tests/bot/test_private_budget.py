@@ -4,9 +4,10 @@ A whole Dragon & Flagon game through simcord, as members play it (bench.playthro
 the "medium" AI chooses, a member clicks the board or selects in their private prompt): alice
 is pinged in the channel (the default), bob chose `/game notify dm`, carol's DMs are closed.
 
-* alice's only DM is the one at the start, which becomes her hand and is edited in place each
-  planning phase (never deleted and sent again); the channel ping is what tells her to plan;
-* bob's DMs are that hand plus his turn pings (one notification per turn change, not two);
+* alice's only DM is the one at the start, which becomes her seat message ("your hand") and is
+  edited in place each planning phase (never deleted and sent again); the channel ping is what
+  tells her to plan;
+* bob's DMs are that seat message plus his turn pings (one notification per turn change, not two);
 * no `GET /users/{id}`; no DM edit repeats what the message already shows;
 * a board picture is uploaded only when its PNG changed.
 """
@@ -56,7 +57,7 @@ async def played(simcord_env, simcord_bot, monkeypatch):
 def watch_private_calls(env, bot, table) -> list[tuple[str, bool]]:
     """After every move: (member, told) for each member whose secret decision (planning, a
     Daze card) just began: told when a new message since that move mentions them in the
-    channel or went to their DMs (their hand DM is only edited, which notifies nobody)."""
+    channel or went to their DMs (their seat message is only edited, which notifies nobody)."""
     calls: list[tuple[str, bool]] = []
     was: dict[str, bool] = {}
     count = table._count_notices
@@ -110,12 +111,12 @@ def dm_edits(env, table, log, name: str) -> list[tuple[int, dict]]:
 
 async def test_one_dm_per_player_per_game_edited_in_place_and_each_turn_change_notified_once(played):
     env, table, log, tally, _ = played
-    # alice: the start DM (her hand) and nothing else; it is never deleted.
+    # alice: the start DM (her seat message) and nothing else; it is never deleted.
     [hand] = dm_requests(env, table, log, "alice", "POST")
     assert "This message becomes your hand" in hand.json["content"]
     assert dm_requests(env, table, log, "alice", "DELETE") == []
     assert len(dm_edits(env, table, log, "alice")) >= 5  # the planning phases, in place
-    # bob: his hand, then only turn pings (he chose DMs): never a second hand message.
+    # bob: his seat message, then only turn pings (he chose DMs): never a second seat message.
     bob_posts = dm_requests(env, table, log, "bob", "POST")
     assert "This message becomes your hand" in bob_posts[0].json["content"]
     pings = bob_posts[1:]

@@ -197,7 +197,7 @@ async def think(env, rng: random.Random | None) -> None:
 
 async def play_flagon(world, *, pace: random.Random | None = None, dm_pings: bool = False) -> Budget:
     """``dm_pings``: bob chose `/game notify dm` (his pings are DMs, sent as followups of his
-    last click in his hand DM while its token lives)."""
+    last click in his seat message while its token lives)."""
     env, bot, channel, m = world
     if dm_pings:
         await m["bob"].slash(channel, "game notify", where="dm")
@@ -267,7 +267,7 @@ CASES = {
     "buttons · Farkle, 2 members": (lambda w: play_farkle_by_buttons(w, ai=False), 0.3, None),
     "buttons · Farkle, 2 members + AI": (lambda w: play_farkle_by_buttons(w, ai=True), 0.3, None),
     "buttons · Flagon, 3 members": (play_flagon, None, 1.0),
-    # bob's DM pings are followups of his last click in his hand DM (0.84 when each was a DM sent
+    # bob's DM pings are followups of his last click in his seat message (0.84 when each was a DM sent
     # and the previous one deleted through the DM channel)
     "buttons · Flagon, 3 members, bob pinged by DM": (lambda w: play_flagon(w, dm_pings=True), None, 0.3),
     "buttons at human pace · Flagon, 3 members": (lambda w: play_flagon(w, pace=random.Random(3)), None, 1.0),

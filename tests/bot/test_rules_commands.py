@@ -14,7 +14,7 @@ from simcord.actors import _component_interaction  # send a payload the message 
 from cogs.rules import BROKEN
 from engine import registry
 from render import text
-from render.handbook import PAGE_LIMIT, game_pages, game_sections, option_line, player_count
+from render.rules_pages import PAGE_LIMIT, game_pages, game_sections, option_line, player_count
 from sessions import unknown_game
 from tests.bot.helpers import private_replies, public_channel_text, texts_of
 

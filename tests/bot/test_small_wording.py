@@ -8,7 +8,7 @@ import pytest
 
 from cogs.ratings import RATING_NOTE
 from cogs.ratings_text import streak_text
-from render.handbook import game_sections
+from render.rules_pages import game_sections
 from tests.bot.helpers import last_board, table_world, texts_of
 
 

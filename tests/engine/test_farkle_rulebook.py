@@ -13,7 +13,7 @@ from engine.base import InvalidSetup
 from engine.farkle import new_game
 from engine.farkle.rules import EVENT_FACES, OPTIONS
 from engine.rng import Rng
-from render.handbook import game_pages
+from render.rules_pages import game_pages
 from tests.engine.farkle_support import kinds, setup
 
 

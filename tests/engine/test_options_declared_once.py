@@ -21,7 +21,7 @@ from engine.farkle import new_game as new_farkle
 from engine.farkle import rules as farkle_rules
 from engine.farkle import scoring
 from engine.ninesons.core import Rules as NineSonsRules
-from render.handbook import option_line, table_section
+from render.rules_pages import option_line, table_section
 
 load_plugins(ui=False)
 GAMES = registry.BUILTIN_GAMES

@@ -1,4 +1,4 @@
-"""One snapshot per delivery (issue 24): everything a board, a ping and a hand are drawn from,
+"""One snapshot per delivery (issue 24): everything a board, a ping and a seat message are drawn from,
 loaded once; what this process saved itself (the move count, the turn deadline a move saved
 with itself) is not read back, and what another process saved is."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sessions.maintenance import main
-from storage import ActionRow, Database, HandMessage, ResultRow, SeatRecord
+from storage import ActionRow, Database, ResultRow, SeatMessage, SeatRecord
 
 
 def seat(n: int, user: int) -> SeatRecord:
@@ -44,7 +44,7 @@ async def fill(path: Path) -> dict[str, int]:
         await db.settings.set(1, "afk_strikes", 2)
         await db.prefs.set_notify(100, "dm")
         await db.pings.add(2, 7, 70)
-        await db.hands.set(2, "p1", HandMessage(8, 80, "key", True))
+        await db.seat_messages.set(2, "p1", SeatMessage(8, 80, "key", True))
         await db.ratings.mark_unrated(1, "p2", "hint")
         await db.damage.mark(3, "test")
         await db._backend.run(

@@ -530,7 +530,7 @@ async def test_flagon_killed_mid_planning_keeps_the_submitted_plan_and_the_dm_se
 async def test_flagon_killed_while_announcing_planning_bob_plans_through_the_board_button(
     fake: FakeDiscord, tmp_path: Any
 ) -> None:
-    """The hardest moment: the change is saved and the board edited, alice's hand DM was edited
+    """The hardest moment: the change is saved and the board edited, alice's seat message was edited
     into her planning prompt, and the process dies while the edit of bob's hand is in flight
     (the fake holds it, then drops it).
     After the restart bob still reaches his secret prompt through the board's 🔒 button, and
@@ -578,7 +578,7 @@ async def test_flagon_killed_while_announcing_planning_bob_plans_through_the_boa
         assert (await pick.wait_callback(timeout=10)).json["type"] == CALLBACK_DEFERRED_UPDATE_MESSAGE
         assert (await pick.wait_original_edit(timeout=10)).json["content"].startswith("✅")
         await table.wait_board_version(version + 1, since)
-        # alice: her hand DM, edited into the planning prompt by the dead process.
+        # alice: her seat message, edited into the planning prompt by the dead process.
         await _plan_by_dm(table, table.alice)
         rec, game = table.game()
         filled = {state_of(game)["chars"][cid]["owner"]: 0 for cid in state_of(game)["chars"]}

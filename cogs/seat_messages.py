@@ -1,10 +1,12 @@
-"""Each seated player's one private message per game: their "hand" (a DM), edited in place as
-things change, for the whole game: a new planning phase or a secret question edits it too
-(the turn ping, in the channel or by DM as the member chose, is what notifies them; cogs.pings
-points them to their DM). A new DM only when the hand message is gone (deleted by the member).
-An edit goes out only when what the message shows changed (a digest of it is kept per message;
-in memory: after a restart at most one edit per hand repeats what it already showed). One step
-of the outbox's delivery (cogs.outbox).
+"""Each seated player's *seat message*: their one private message per game (a DM), edited in
+place as things change, for the whole game: a new planning phase or a secret question edits it
+too (the turn ping, in the channel or by DM as the member chose, is what notifies them;
+cogs.pings points them to their DM). Players know it as their "hand" (the start DM says "This
+message becomes your hand"); in the code it is the seat message, apart from a Farkle hand of
+Magic Items. A new DM only when the seat message is gone (deleted by the member). An edit goes
+out only when what the message shows changed (a digest of it is kept per message; in memory:
+after a restart at most one edit per seat message repeats what it already showed). One step of
+the outbox's delivery (cogs.outbox).
 
 A player whose DMs are closed, or a server that keeps secrets in ephemeral replies, reads the
 same message through the board's "🔒 Show my hand / plan" button instead; the router then also
@@ -33,35 +35,35 @@ from cogs.recent import RecentMap
 from engine import Event, Game
 from render import text
 from sessions.snapshot import Snapshot
-from storage import HandMessage
+from storage import SeatMessage
 
 if TYPE_CHECKING:
     from bot import DragonTavern
     from storage import GameRecord, SeatRecord
 
-log = logging.getLogger("dragon_tavern.cogs.hands")
+log = logging.getLogger("dragon_tavern.cogs.seat_messages")
 
 DM_CLOSED = 50007
-HANDS_KEPT = 4096  # hand messages whose shown digest is kept (a game has at most eight)
+SHOWN_KEPT = 4096  # seat messages whose shown digest is kept (a game has at most eight)
 
 
-class Hands:
+class SeatMessages:
     def __init__(self, bot: DragonTavern, live: LiveInteractions) -> None:
         self.bot = bot
-        # The member's newest click in their hand DM (a card planned, an item chosen): while its
-        # token lives, the hand is edited through it, outside the global limit (cogs.carrier).
+        # The member's newest click in their seat message (a card planned, an item chosen): while
+        # its token lives, the message is edited through it, outside the global limit (cogs.carrier).
         self.live = live
-        # hand message id -> digest of what it shows (the latest hands; an older one is simply
+        # seat message id -> digest of what it shows (the latest ones; an older one is simply
         # edited once more)
-        self._shown: RecentMap[int, str] = RecentMap(HANDS_KEPT)
+        self._shown: RecentMap[int, str] = RecentMap(SHOWN_KEPT)
 
     def shown(self, message_id: int, message: dict[str, Any]) -> None:
-        """``message`` is what the hand message ``message_id`` shows now (edited elsewhere: the
+        """``message`` is what the seat message ``message_id`` shows now (edited elsewhere: the
         interaction that answered its prompt), so the same edit is not sent again."""
         self._shown[message_id] = digest(message)
 
     async def deliver(self, snap: Snapshot, seat: SeatRecord, events: list[Event]) -> bool:
-        """Bring the seat's hand message up to date after ``events``: a new DM when it must act
+        """Bring the seat's message up to date after ``events``: a new DM when it must act
         privately now (a new decision), else an edit when what it shows changed. Returns
         whether a DM was sent or edited."""
         rec, game = snap.record, snap.game
@@ -71,41 +73,43 @@ class Hands:
             return False  # they read it through the board's button
         own = [e for e in events if e.to == seat.seat]
         key = prompt_key(game, seat.seat)
-        hand = await self.bot.db.hands.get(rec.id, seat.seat)
+        stored = await self.bot.db.seat_messages.get(rec.id, seat.seat)
         asking = must_act_privately(game, seat.seat)
-        if hand is not None and hand.prompt_key == key and not own:
+        if stored is not None and stored.prompt_key == key and not own:
             return False  # nothing new to show
-        if hand is None and not own and not private_actions(game, seat.seat):
+        if stored is None and not own and not private_actions(game, seat.seat):
             return False  # nothing to show yet (and no message to update)
         if await self.bot.service.superseded(snap):
             # A newer change was saved meanwhile (a fast player): its own delivery brings the
-            # hand up to date; drawing this older state now would show a prompt already stale.
+            # seat message up to date; drawing this older state now would show a prompt already stale.
             return False
         message = self.bot.presenter.private_message(rec, game, seat.seat, own, page=0)
-        if hand is not None and hand.message_id:
-            self.bot.dms.remember(seat.user_id, hand.channel_id)
-            if await self._edit(hand, message):  # a new phase too: edited in place, never re-sent
-                await self.bot.db.hands.set(
-                    rec.id, seat.seat, HandMessage(hand.channel_id, hand.message_id, key, asking)
+        if stored is not None and stored.message_id:
+            self.bot.dms.remember(seat.user_id, stored.channel_id)
+            if await self._edit(stored, message):  # a new phase too: edited in place, never re-sent
+                await self.bot.db.seat_messages.set(
+                    rec.id, seat.seat, SeatMessage(stored.channel_id, stored.message_id, key, asking)
                 )
                 return True
         sent = await self._send(rec, seat, message)
         if sent is None:
             return False
         self._shown[sent.id] = digest(message)
-        await self.bot.db.hands.set(rec.id, seat.seat, HandMessage(sent.channel.id, sent.id, key, asking))
+        await self.bot.db.seat_messages.set(
+            rec.id, seat.seat, SeatMessage(sent.channel.id, sent.id, key, asking)
+        )
         return True
 
     async def close(self, rec: GameRecord, game: Game) -> None:
-        """The game is over: each hand message shows the final state, with no controls left."""
+        """The game is over: each seat message shows the final state, with no controls left."""
         for seat in rec.seats:
-            hand = await self.bot.db.hands.get(rec.id, seat.seat)
-            if hand is None or not hand.message_id:
+            stored = await self.bot.db.seat_messages.get(rec.id, seat.seat)
+            if stored is None or not stored.message_id:
                 continue
             message = self.bot.presenter.private_message(rec, game, seat.seat, [], page=0)
             with contextlib.suppress(discord.HTTPException):
                 await self._edit(
-                    hand,
+                    stored,
                     {
                         **message,
                         "view": None,
@@ -114,40 +118,42 @@ class Hands:
                 )
 
     async def adopt(self, rec: GameRecord, seat: str, message: discord.Message) -> None:
-        """Make ``message`` (the DM sent at the start of the game) the seat's hand message, so
-        it is edited into the hand later instead of a second DM being sent."""
-        await self.bot.db.hands.set(rec.id, seat, HandMessage(message.channel.id, message.id, "", False))
+        """Make ``message`` (the DM sent at the start of the game) the seat's message, so it
+        is edited into the private prompt later instead of a second DM being sent."""
+        await self.bot.db.seat_messages.set(
+            rec.id, seat, SeatMessage(message.channel.id, message.id, "", False)
+        )
 
-    async def _edit(self, hand: HandMessage, message: dict[str, Any]) -> bool:
-        """Edit the hand into ``message`` unless it shows exactly that already; False when the
+    async def _edit(self, stored: SeatMessage, message: dict[str, Any]) -> bool:
+        """Edit the seat message into ``message`` unless it shows exactly that already; False when the
         DM is gone (then a new one is sent)."""
         shown = digest(message)
-        if self._shown.get(hand.message_id) == shown:
+        if self._shown.get(stored.message_id) == shown:
             return True
         # No new text: the message keeps its line (the game's opening words, or the
         # "✅ …" confirmation of the player's last secret choice).
         kept = text.fit_message({k: v for k, v in message.items() if not (k == "content" and v is None)})
-        carrier = self.live.on(hand.message_id)
+        carrier = self.live.on(stored.message_id)
         if carrier is not None:
             try:
                 await carrier.interaction.edit_original_response(**kept)
-                self._shown[hand.message_id] = shown
+                self._shown[stored.message_id] = shown
                 return True
             except discord.HTTPException:
                 carrier.broken = True  # its token was refused: the channel from now on
-                log.info("a hand DM could not be edited through its last click; editing it in the channel")
-        partial = self.bot.get_partial_messageable(hand.channel_id).get_partial_message(hand.message_id)
+                log.info("a seat message could not be edited through its last click; editing it directly")
+        partial = self.bot.get_partial_messageable(stored.channel_id).get_partial_message(stored.message_id)
         try:
             await partial.edit(**kept)
         except discord.NotFound:
-            self._shown.pop(hand.message_id, None)
+            self._shown.pop(stored.message_id, None)
             return False  # the DM is gone: send a new one
         except discord.Forbidden:
-            # The member blocked the bot (or shares no server with it any more) after their hand
-            # went out. Sending a new DM fails the same way and routes the seat to the board's
+            # The member blocked the bot (or shares no server with it any more) after their seat
+            # message went out. Sending a new DM fails the same way and routes the seat to the board's
             # button; raising would fail the whole announcement and retry it again and again.
             return False
-        self._shown[hand.message_id] = shown
+        self._shown[stored.message_id] = shown
         return True
 
     async def _send(
@@ -161,7 +167,9 @@ class Hands:
                 raise
             await self.bot.db.games.set_private_route(rec.id, seat.seat, "ephemeral")
             # The delivery's snapshot says so too: the router's offer of the prompt reads it.
-            rec.seats = [replace(s, private_route="ephemeral") if s.seat == seat.seat else s for s in rec.seats]
+            rec.seats = [
+                replace(s, private_route="ephemeral") if s.seat == seat.seat else s for s in rec.seats
+            ]
             log.info("game %s: DMs closed for a seat; its prompts go through the board's button", rec.id)
             return None
 
