@@ -113,7 +113,8 @@ async def _picker_on_board(
     picker is private)."""
     if not ui_for(rec.kind).picker_on_board or not _on_board(interaction, rec):
         return None
-    board = (await router.bot.presenter.board_message(await router.bot.service.snapshot_of(rec, game)))["view"]
+    snap = await router.bot.service.snapshot_of(rec, game)
+    board = (await router.bot.presenter.board_message(snap, picture=False))["view"]  # controls only
     if board is None:
         return None
     return components.with_picker(

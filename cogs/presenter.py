@@ -39,7 +39,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("dragon_tavern.cogs.presenter")
 
 RECENT_EVENTS = 6
-IMAGES_KEPT = 256  # games whose last board image is kept (a board PNG is 15–30 KiB: ~7 MiB at most)
+IMAGES_KEPT = 256  # games whose last board image is kept (a board PNG is 15–40 KiB: ~10 MiB at most)
+# Board messages whose picture (what it shows, and its attachment) is remembered: a few hundred
+# bytes each, so every game of a busy process fits; a board whose picture did not change is then
+# neither drawn nor uploaded again, however many games run (issue 25: drawing is ~10 ms of CPU).
+PICTURES_KEPT = 20_000
 
 
 def public_events(events: list[Event]) -> list[Event]:
@@ -53,9 +57,10 @@ class Presenter:
         # drawn again (memory only: after a restart the first board is simply redrawn). Only
         # the most recently drawn games are kept: a long-running bot draws millions of boards.
         self._images: RecentMap[int, tuple[str, bytes]] = RecentMap(IMAGES_KEPT)
-        # message id -> (digest of the PNG files it carries, those attachments as Discord keeps
-        # them), for the same latest boards: an unchanged picture is not uploaded again.
-        self._pictures: RecentMap[int, tuple[str, list[discord.Attachment]]] = RecentMap(IMAGES_KEPT)
+        # message id -> (digests of the picture it carries: what it shows, its PNG bytes; those
+        # attachments as Discord keeps them): an unchanged picture is neither drawn nor uploaded
+        # again (nor one that looks the same although its view changed where it draws nothing).
+        self._pictures: RecentMap[int, tuple[Picture, list[discord.Attachment]]] = RecentMap(PICTURES_KEPT)
 
     # -- public board ---------------------------------------------------------------------
     async def lobby_message(self, snap: Snapshot) -> dict[str, Any]:
@@ -88,9 +93,14 @@ class Presenter:
             view.add_item(item)
         return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": []})
 
-    async def board_message(self, snap: Snapshot) -> dict[str, Any]:
+    async def board_message(
+        self, snap: Snapshot, *, picture: bool = True, keep_picture_of: int | None = None
+    ) -> dict[str, Any]:
         """The board of a started game: its text, players, Recent lines, result or footer,
-        picture and controls, all drawn from ``snap`` (nothing more is read from storage)."""
+        picture and controls, all drawn from ``snap`` (nothing more is read from storage).
+        ``picture=False`` leaves the picture out (for callers that read only the controls);
+        when message ``keep_picture_of`` already carries the very picture, the message keeps
+        that attachment instead of drawing it again."""
         rec, game = snap.record, snap.game
         assert game is not None, "a started game has a state"
         info = registry.get(rec.kind)
@@ -109,10 +119,16 @@ class Presenter:
         else:
             embed.set_footer(text=results.running_footer(rec, snap.moves_played or 0))
         files: list[discord.File] = []
-        if snap.settings["images"]:
-            png = await self._board_png(rec, public, names)
-            if png:
-                files.append(discord.File(io.BytesIO(png), filename="board.png", description=f"{info.title} board"))
+        kept: list[discord.Attachment] = []
+        if snap.settings["images"] and picture:
+            shown = ui_for(rec.kind).image_view(public)
+            key = picture_key(shown, names)
+            known = self._pictures.get(keep_picture_of) if keep_picture_of is not None else None
+            if known is not None and known[0][0] == key and known[1]:
+                kept = known[1]  # the message shows this picture already: not drawn again
+                embed.set_image(url="attachment://board.png")
+            elif png := await self._board_png(rec, public, names):
+                files.append(BoardPicture(key, png, f"{info.title} board"))
                 embed.set_image(url="attachment://board.png")
         if rec.status == "active" and not ended:
             view = board_controls(rec, game, [p for p in to_act if not _is_ai(rec, p)], names)
@@ -120,16 +136,14 @@ class Presenter:
             view = results.final_components(rec, game)
         else:
             view = None
-        return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": files})
+        return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": kept or files})
 
     async def _board_png(self, rec: GameRecord, public: dict[str, Any], names: dict[str, str]) -> bytes | None:
         """The board image, redrawn only when what it shows changed. A game's UI module may
         narrow that with its ``image_view(view)`` hook (Flagon leaves out who is still planning, so the
         picture changes once per time step, not once per submitted plan)."""
         shown = ui_for(rec.kind).image_view(public)
-        key = hashlib.sha1(
-            json.dumps([shown, names], sort_keys=True, default=str).encode(), usedforsecurity=False
-        ).hexdigest()
+        key = picture_key(shown, names)
         cached = self._images.get(rec.id)
         if cached is not None and cached[0] == key:
             self._images.move_to_end(rec.id)
@@ -156,15 +170,16 @@ class Presenter:
     async def draw_board(self, snap: Snapshot, carrier: Carrier | None = None) -> None:
         """Edit the game's one message to show the saved state (harmless to repeat): through
         the click's own response when the click was on the board (cogs.carrier)."""
-        await self._put_board(snap.record, await self.message_of(snap), carrier)
+        await self._put_board(snap, await self.message_of(snap), carrier)
 
     async def message_of(self, snap: Snapshot) -> dict[str, Any]:
-        """The game's one message: its lobby, its board, or the closed lobby."""
+        """The game's one message: its lobby, its board, or the closed lobby. A board keeps
+        the picture its message already carries when that picture did not change."""
         if snap.record.status == "lobby":
             return await self.lobby_message(snap)
         if snap.game is None:  # cancelled before starting: close the lobby message
             return await self._closed_lobby(snap.record)
-        return await self.board_message(snap)
+        return await self.board_message(snap, keep_picture_of=snap.record.board_message_id)
 
     async def repost_board(self, game_id: int) -> None:
         """Post the board again at the bottom of the channel; the old one points to it."""
@@ -172,7 +187,7 @@ class Presenter:
         rec = snap.record
         old = rec.board_message_id
         rec.board_message_id = None
-        await self._put_board(rec, await self.message_of(snap))
+        await self._put_board(snap, await self.message_of(snap))
         if old is not None:
             channel = self.bot.get_partial_messageable(rec.table_channel_id)
             with contextlib.suppress(discord.HTTPException):
@@ -188,13 +203,14 @@ class Presenter:
                               description=f"This lobby was {rec.status}.{why}", colour=discord.Colour.dark_grey())
         return {"content": None, "embed": embed, "view": None, "attachments": []}
 
-    async def _put_board(self, rec: GameRecord, message: dict[str, Any], carrier: Carrier | None = None) -> None:
+    async def _put_board(self, snap: Snapshot, message: dict[str, Any], carrier: Carrier | None = None) -> None:
         # By id, not from the cache: the game's server may be on another process's shard (a DM
         # click reaches shard 0's process), and posting needs no cached channel. A game played
         # in a thread has its board there (cogs.threads).
+        rec = snap.record
         channel = self.bot.get_partial_messageable(rec.table_channel_id)
         kwargs = text.fit_message(message)
-        picture = picture_digest(kwargs.get("attachments") or [])
+        picture = self._picture_of(rec.board_message_id, kwargs.get("attachments") or [])
         if carrier is not None and carrier.carries_board(rec.board_message_id):
             assert rec.board_message_id is not None
             try:  # the click's own message: an interaction endpoint, outside the global limit
@@ -214,6 +230,10 @@ class Presenter:
                 return
             except discord.NotFound:
                 log.info("game %s: board message vanished; posting a new one", rec.id)
+                if not all(isinstance(f, discord.File) for f in kwargs.get("attachments") or []):
+                    # it kept the vanished message's picture: draw it for the new message
+                    kwargs = text.fit_message(await self.board_message(snap))
+                    picture = self._picture_of(None, kwargs.get("attachments") or [])
         files = kwargs.pop("attachments")
         sent = await channel.send(**kwargs, files=files)
         self._pictures[sent.id] = (picture, list(sent.attachments))
@@ -222,14 +242,27 @@ class Presenter:
 
     def keep_unchanged_picture(self, message_id: int, message: dict[str, Any]) -> dict[str, Any]:
         """``message`` as an edit of ``message_id``: without its files when the message already
-        carries the very same picture (same PNG bytes): the edit names the attachment it already
-        has, so nothing is uploaded and the embed's attachment://board.png still finds it.
+        carries the very same picture: the edit names the attachment it already has, so nothing
+        is uploaded and the embed's attachment://board.png still finds it.
         Memory-only: after a restart the first edit uploads once."""
         files = message.get("attachments")
         known = self._pictures.get(message_id)
-        if files and known is not None and known[0] == picture_digest(files) and known[1]:
-            return {**message, "attachments": known[1]}
+        if files and known is not None and known[1]:
+            new = self._picture_of(message_id, files)
+            if known[0][0] == new[0] or known[0][1] == new[1]:
+                return {**message, "attachments": known[1]}
         return message
+
+    def _picture_of(self, message_id: int | None, files: list[Any]) -> Picture:
+        """The digests of the picture ``files`` show: attachments kept from ``message_id``
+        (board_message's ``keep_picture_of``) show what that message is known to show."""
+        if files and not all(isinstance(f, discord.File) for f in files):
+            known = self._pictures.get(message_id) if message_id is not None else None
+            return known[0] if known is not None else ("", "")
+        if len(files) == 1 and isinstance(files[0], BoardPicture):
+            return files[0].key, picture_digest(files)
+        digest = picture_digest(files)
+        return digest, digest
 
     # -- private prompts ------------------------------------------------------------------
     def private_message(
@@ -332,6 +365,25 @@ def _show(value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
+
+
+Picture = tuple[str, str]  # digests of a board picture: of what it shows (picture_key), of its PNG bytes
+
+
+class BoardPicture(discord.File):
+    """A board's PNG file that knows the digest of what it shows (:func:`picture_key`), so
+    that it is compared without hashing its bytes."""
+
+    def __init__(self, key: str, png: bytes, description: str) -> None:
+        super().__init__(io.BytesIO(png), filename="board.png", description=description)
+        self.key = key
+
+
+def picture_key(shown: dict[str, Any], names: dict[str, str]) -> str:
+    """The digest of what a board picture shows (its image view and the names on it)."""
+    return hashlib.sha1(
+        json.dumps([shown, names], sort_keys=True, default=str).encode(), usedforsecurity=False
+    ).hexdigest()
 
 
 def picture_digest(files: list[discord.File]) -> str:

@@ -133,3 +133,34 @@ async def test_a_click_answered_after_discords_3_s_logs_one_line_and_sends_nothi
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
     late = [r for r in caplog.records if "after Discord's 3 s" in r.getMessage()]
     assert len(late) == 1 and late[0].exc_info is None
+
+
+async def test_idle_rate_limit_buckets_are_swept_now_and_then_not_at_every_new_route():
+    """discord.py walked all its buckets at each new route once it held 256 (thousands with a
+    board per channel); the ledger lets that sweep run once per SWEEP_EVERY seconds, and it
+    still forgets the buckets idle for 300 s."""
+    now = [1000.0]
+    ledger = ledger_module.RequestLedger(clock=lambda: now[0])
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    ledger.install(http)
+    walked = []
+    real_is_inactive = discord.http.Ratelimit.is_inactive
+
+    def counted(bucket):
+        walked.append(1)
+        return real_is_inactive(bucket)
+
+    discord.http.Ratelimit.is_inactive = counted
+    try:
+        for i in range(1000):
+            http.get_ratelimit(f"route {i}")
+        assert len(walked) < 2 * 1000  # one sweep of the buckets, not one per new route (~500,000)
+        for bucket in list(http._buckets.values())[:900]:
+            bucket._last_request -= 301  # idle for longer than discord.py keeps a bucket
+        http.get_ratelimit("route a")
+        assert len(http._buckets) == 1001  # no sweep before SWEEP_EVERY has passed...
+        now[0] += ledger_module.SWEEP_EVERY
+        http.get_ratelimit("route b")
+        assert len(http._buckets) == 102  # ...then the idle ones are forgotten
+    finally:
+        discord.http.Ratelimit.is_inactive = real_is_inactive
