@@ -5,7 +5,6 @@ import pytest
 from tests.doubles import tally
 from tests.storage.postgres_server import drop_database, fresh_database_url
 
-
 # simcord waits up to its settle window (5 s by default, on the wall clock) for the bot's work
 # after each event. A replay GIF is drawn in a low-priority process of its own and an expert hint
 # searches for about a second of CPU: on a loaded 2-core machine either can outlast 5 s and
@@ -18,6 +17,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("simcord") is None:
             item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))
+        # Tests on a PostgreSQL-only database carry the `postgres` marker too (-m postgres).
+        if "pg_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -51,13 +53,6 @@ async def pg_url():
     url = await fresh_database_url()
     yield url
     await drop_database(url)
-
-
-def pytest_collection_modifyitems(items):
-    """Tests on a PostgreSQL-only database carry the `postgres` marker too (-m postgres)."""
-    for item in items:
-        if "pg_url" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.postgres)
 
 
 def pytest_sessionfinish(session, exitstatus):
