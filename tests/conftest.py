@@ -5,18 +5,9 @@ import pytest
 from tests.doubles import tally
 from tests.storage.postgres_server import drop_database, fresh_database_url
 
-# simcord waits up to its settle window (5 s by default, on the wall clock) for the bot's work
-# after each event. A replay GIF is drawn in a low-priority process of its own and an expert hint
-# searches for about a second of CPU: on a loaded 2-core machine either can outlast 5 s and
-# fail a test that is right. A wider window costs nothing while the bot is idle; it only makes a
-# real hang take longer to report. A test that sets its own window keeps it.
-SETTLE_SECONDS = 60.0
-
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.get_closest_marker("simcord") is None:
-            item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))
         # Tests on a PostgreSQL-only database carry the `postgres` marker too (-m postgres).
         if "pg_url" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.postgres)
