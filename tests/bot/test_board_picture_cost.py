@@ -23,7 +23,7 @@ async def drawn(simcord_env, simcord_bot, monkeypatch):
     env, bot = simcord_env, simcord_bot
     bot.service._seed_source = lambda: 7
     bot.presenter._images.size = 0
-    renders: list[tuple[dict, bytes]] = []  # (what the picture shows, its PNG)
+    renders: list[tuple[dict, bytes | None]] = []  # (what the picture shows, its PNG)
     draw = render.render_png
 
     def counted(kind, shown, names):

@@ -8,6 +8,7 @@ from typing import Any
 from cogs.plugins import load_plugins
 from cogs.ui import ninesons as ui
 from engine import registry
+from engine.ninesons.game import NineSonsGame
 
 
 def searched_label(view: Any, cell: str) -> str:
@@ -22,6 +23,7 @@ def test_place_labels_name_the_card_each_cell_counts_towards():
     checked = 0
     for seed in range(3):
         game = info.new_game(["p1", "p2"], seed)
+        assert isinstance(game, NineSonsGame)
         for ply in range(80):
             if game.is_over:
                 break
