@@ -62,8 +62,8 @@ def _new_game(kind: str, seed: int) -> tuple[Game, Callable[[Game, str, int], st
 def sample_views(kind: str, count: int, every: int = 3) -> list[Position]:
     """``count`` boards of ``kind`` as the presenter draws them: every ``every``-th position of
     seeded AI games (public view, through the game's ``image_view``), the final board included."""
-    from cogs.ui import ui_for  # the presenter's own narrowing of what the picture shows
     from cogs.plugins import load_plugins
+    from cogs.ui import ui_for  # the presenter's own narrowing of what the picture shows
 
     load_plugins()
     shown = ui_for(kind).image_view
@@ -121,8 +121,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     rows = [measure(kind, sample_views(kind, count)) for kind in (args.only or GAMES)]
     print(f"{'game':<9} {'positions':>9} {'CPU ms p50':>10} {'p95':>6} {'KB p50':>7} {'KB max':>7}")
     for r in rows:
-        print(f"{r['game']:<9} {r['positions']:>9} {r['ms_median']:>10.2f} {r['ms_p95']:>6.2f} "
-              f"{r['kb_median']:>7.1f} {r['kb_max']:>7.1f}")
+        print(
+            f"{r['game']:<9} {r['positions']:>9} {r['ms_median']:>10.2f} {r['ms_p95']:>6.2f} "
+            f"{r['kb_median']:>7.1f} {r['kb_max']:>7.1f}"
+        )
     if args.json:
         args.json.write_text(json.dumps(rows, indent=2) + "\n")
     return rows
