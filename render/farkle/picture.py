@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 from typing import Any
 
@@ -11,6 +10,7 @@ from PIL import Image, ImageDraw
 from render.canvas import Box, Canvas, Colour, fit_name, fit_text, font, smallest_font
 from render.dragon import dragon_head, dragon_sprite
 from render.farkle.text import EVENT_LABEL, PHASE_HINT
+from render.png import board_png
 from render.text import fill_names
 
 W, H = 720, 420
@@ -326,7 +326,4 @@ def draw(view: dict[str, Any], names: dict[str, str]) -> Canvas:
 
 def render_png(view: dict[str, Any], names: dict[str, str]) -> bytes:
     """The table: armies as bars toward 5,000, the roll and Event die, set-aside dice, the dragon."""
-    img = draw(view, names).image
-    buf = io.BytesIO()
-    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    return board_png(draw(view, names).image, _palette)

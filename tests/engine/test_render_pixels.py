@@ -15,6 +15,7 @@ import hashlib
 import io
 import json
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ import pytest
 from PIL import Image
 
 from cogs.plugins import load_plugins
-from render import render_png
+from render import png, render_png
 from render.farkle import picture as farkle_picture
 
 load_plugins(ui=False)
@@ -68,6 +69,15 @@ def test_picture_pixels_unchanged(case: dict[str, Any]) -> None:
     png = render_png(case["kind"], case["view"], case["names"])
     assert png is not None
     assert pixels_digest(png) == case["rgb_sha256"]
+
+
+def test_stdlib_zlib_writes_the_same_pixels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without isal installed, the PNG is deflated by the stdlib's zlib: same pixels."""
+    monkeypatch.setattr(png, "_deflate", lambda data: zlib.compress(data, 1))
+    for case in _cases()[::7]:
+        drawn = render_png(case["kind"], case["view"], case["names"])
+        assert drawn is not None
+        assert pixels_digest(drawn) == case["rgb_sha256"]
 
 
 def test_every_game_is_compared() -> None:
