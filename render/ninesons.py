@@ -13,7 +13,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import register
-from render.canvas import Box, Canvas, fit_font, fit_text, font, text_width
+from render.canvas import Box, Canvas, TextBox, fit_font, fit_text, font, text_width
 from render.png import board_png
 from render.text import fill_names, nowrap, wrap_code
 
@@ -199,13 +199,7 @@ def _header(c: Canvas, view: dict[str, Any], names: dict[str, str] | None) -> No
         seat = _seat(view, pid)
         x = 10 + i * (box_w + 10)
         active = view.get("turn") == pid
-        c.draw.rounded_rectangle(
-            (x, 8, x + box_w, HEAD_H),
-            radius=10,
-            fill=(255, 255, 255),
-            outline=HILITE if active else (200, 200, 200),
-            width=5 if active else 2,
-        )
+        c.image.paste(_player_box(box_w, active), (x, 8))
         _die(c, x + 10, 16, seat, seat, 36)
         c.text((x + 54, 16), _who(names, pid), font(22, True), INK, width=box_w - 64)
         n = view["cards_tamed"][pid]
@@ -216,6 +210,15 @@ def _header(c: Canvas, view: dict[str, Any], names: dict[str, str] | None) -> No
         gone = view["removed"][pid]
         if gone:
             c.text((x + box_w - 10, 84), "out " + " ".join(map(str, gone)), font(17), MUTED, anchor="rm")
+
+
+@lru_cache(maxsize=1)
+def _base() -> tuple[Image.Image, tuple[TextBox, ...]]:
+    """What every board shows the same (the background, the column letters and row numbers),
+    drawn once with the boxes of its texts; each board starts from a copy."""
+    c = Canvas(Image.new("RGB", (W, H), BG))
+    _coordinates(c)
+    return c.image, tuple(c.texts)
 
 
 def _coordinates(c: Canvas) -> None:
@@ -235,23 +238,39 @@ def _card_origin(slot: dict[str, Any]) -> tuple[int, int]:
 
 def _card(c: Canvas, slot: dict[str, Any]) -> None:
     """A card's face without its texts (drawn after the path of the last move, over it)."""
-    x0, y0 = _card_origin(slot)
-    if slot["hole"]:
-        c.draw.rounded_rectangle(
-            (x0, y0, x0 + CARD_W, y0 + CARD_H), radius=10, fill=HOLE, outline=(180, 180, 180)
-        )
-        return
-    card = slot["card"]
-    edge = CARD_EDGE.get(card["colour"], INK)
-    c.draw.rounded_rectangle(
-        (x0, y0, x0 + CARD_W, y0 + CARD_H),
-        radius=10,
-        fill=CARD_BG.get(card["colour"], (230, 230, 230)),
-        outline=edge,
-        width=4,
+    c.image.paste(_card_face(None if slot["hole"] else slot["card"]["colour"]), _card_origin(slot))
+
+
+@lru_cache(maxsize=8)
+def _card_face(colour: str | None) -> Image.Image:
+    """A card of ``colour`` (None: a hole) on the board's background, without its texts: drawn
+    once, pasted on every board (a rounded rectangle costs ~40 µs to draw)."""
+    tile = Image.new("RGB", (CARD_W + 1, CARD_H + 1), BG)
+    d = ImageDraw.Draw(tile)
+    if colour is None:
+        d.rounded_rectangle((0, 0, CARD_W, CARD_H), radius=10, fill=HOLE, outline=(180, 180, 180))
+        return tile
+    edge = CARD_EDGE.get(colour, INK)
+    d.rounded_rectangle(
+        (0, 0, CARD_W, CARD_H), radius=10, fill=CARD_BG.get(colour, (230, 230, 230)), outline=edge, width=4
     )
-    mid = x0 + CARD_W // 2
-    c.draw.line((mid, y0 + CELL_TOP, mid, y0 + CARD_H - 8), fill=edge, width=2)
+    mid = CARD_W // 2
+    d.line((mid, CELL_TOP, mid, CARD_H - 8), fill=edge, width=2)
+    return tile
+
+
+@lru_cache(maxsize=4)
+def _player_box(width: int, active: bool) -> Image.Image:
+    """A player's box in the header on the background, outlined in the highlight on their turn."""
+    tile = Image.new("RGB", (width + 1, HEAD_H - 8 + 1), BG)
+    ImageDraw.Draw(tile).rounded_rectangle(
+        (0, 0, width, HEAD_H - 8),
+        radius=10,
+        fill=(255, 255, 255),
+        outline=HILITE if active else (200, 200, 200),
+        width=5 if active else 2,
+    )
+    return tile
 
 
 def _card_texts(c: Canvas, slot: dict[str, Any]) -> None:
@@ -331,9 +350,9 @@ def _footer(c: Canvas, view: dict[str, Any], names: dict[str, str] | None) -> No
 
 def draw(view: dict[str, Any], names: dict[str, str] | None = None) -> Canvas:
     """The board as a Canvas (the picture and where each text went)."""
-    c = Canvas(Image.new("RGB", (W, H), BG))
+    base, base_texts = _base()
+    c = Canvas(base.copy(), list(base_texts))
     _header(c, view, names)
-    _coordinates(c)
     for slot in view["slots"]:
         _card(c, slot)
     exists = {cell["cell"] for cell in view["cells"] if cell["exists"]}
