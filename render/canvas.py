@@ -167,11 +167,16 @@ class Canvas:
         label_box: Box | None = None,
         label_size: int = 0,
     ) -> None:
-        """Paste a sprite (with its alpha as mask when it has one); ``label`` is the text drawn
-        inside it, recorded at ``label_box`` (relative to the sprite) or over the whole sprite."""
+        """Paste a sprite (with its alpha as mask when it has one: sprites are drawn and cached,
+        never changed after); ``label`` is the text drawn inside it, recorded at ``label_box`` (relative to the sprite) or over the whole sprite."""
         x, y = int(xy[0]), int(xy[1])
-        mask = sprite if sprite.mode == "RGBA" else None
-        self.image.paste(sprite, (x, y), mask)
+        box = (x, y, x + sprite.width, y + sprite.height)
+        if sprite.mode == "RGBA":  # the core paste, as for texts: a board pastes ~40 sprites
+            self._core.paste(sprite.im, box, sprite.im)
+        elif sprite.mode == self.image.mode:
+            self._core.paste(sprite.im, box)
+        else:
+            self.image.paste(sprite, (x, y))
         if label:
             lx0, ly0, lx1, ly1 = label_box or (0, 0, sprite.width, sprite.height)
             self.note(label, (x + lx0, y + ly0, x + lx1, y + ly1), label_size)

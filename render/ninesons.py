@@ -199,7 +199,7 @@ def _header(c: Canvas, view: dict[str, Any], names: dict[str, str] | None) -> No
         seat = _seat(view, pid)
         x = 10 + i * (box_w + 10)
         active = view.get("turn") == pid
-        c.image.paste(_player_box(box_w, active), (x, 8))
+        c.paste(_player_box(box_w, active), (x, 8))
         _die(c, x + 10, 16, seat, seat, 36)
         c.text((x + 54, 16), _who(names, pid), font(22, True), INK, width=box_w - 64)
         n = view["cards_tamed"][pid]
@@ -238,7 +238,7 @@ def _card_origin(slot: dict[str, Any]) -> tuple[int, int]:
 
 def _card(c: Canvas, slot: dict[str, Any]) -> None:
     """A card's face without its texts (drawn after the path of the last move, over it)."""
-    c.image.paste(_card_face(None if slot["hole"] else slot["card"]["colour"]), _card_origin(slot))
+    c.paste(_card_face(None if slot["hole"] else slot["card"]["colour"]), _card_origin(slot))
 
 
 @lru_cache(maxsize=8)

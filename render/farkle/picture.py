@@ -154,20 +154,18 @@ def _dice_rows(c: Canvas, view: dict[str, Any], y: int) -> None:
     c.text((20, y), label, font(SMALL), MUTED)
     x = 20
     for v in roll or []:
-        c.image.paste(_die_tile(v, DICE, DIE), (x, y + 20))
+        c.paste(_die_tile(v, DICE, DIE), (x, y + 20))
         x += DICE + 6
     if roll is not None:
         face = EVENT_LABEL.get(view.get("event") or "", "")
         c.text((EVENT_X, y), "event", font(SMALL), ORANGE)
-        c.image.paste(_event_tile(view.get("event"), DICE), (EVENT_X, y + 20))
+        c.paste(_event_tile(view.get("event"), DICE), (EVENT_X, y + 20))
         c.text((EVENT_X + DICE // 2, y + DICE + 24), face, font(SMALL, True), ORANGE, anchor="ma")
     aside = view.get("set_aside") or []
     c.text((ASIDE_X, y), "set aside", font(SMALL), MUTED)
     for k, v in enumerate(aside[:12]):
         col, line = k % 6, k // 6
-        c.image.paste(
-            _die_tile(v, ASIDE, DIE_ASIDE), (ASIDE_X + col * (ASIDE + 4), y + 20 + line * (ASIDE + 4))
-        )
+        c.paste(_die_tile(v, ASIDE, DIE_ASIDE), (ASIDE_X + col * (ASIDE + 4), y + 20 + line * (ASIDE + 4)))
 
 
 def _status(c: Canvas, view: dict[str, Any], names: dict[str, str], y: int) -> None:
