@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -100,14 +100,18 @@ def fit_font(
 
 
 @lru_cache(maxsize=2048)
-def _glyphs(text: str, f: Font, anchor: str) -> tuple[Image.Image, Box]:
-    """``text`` rendered once as an alpha mask, with its box when drawn at (0, 0). Boards repeat
-    most of their texts (labels, names, numbers) and rendering the glyphs is most of the cost
-    of drawing a board; pasting a cached mask is nearly free."""
-    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=f, fill=255, anchor=anchor)
-    return mask, (left, top, right, bottom)
+def _glyphs(text: str, f: Font, anchor: str) -> tuple[Any, Box]:
+    """``text`` rendered once as an alpha mask (a core image), with its box when drawn at
+    (0, 0). Boards repeat most of their texts (labels, names, numbers) and rendering the glyphs
+    is most of the cost of drawing a board; pasting a cached mask is nearly free. A text not
+    cached costs 0.3-1 ms (shaping and hinting each glyph), so it is laid out once: the mask and
+    its offset come from one ``getmask2`` (what ImageDraw.text draws), not a ``getbbox`` first.
+    Entries are the size of their text in pixels (a few hundred bytes to a few KB: ~2 MB when full)."""
+    mask, (left, top) = f.getmask2(text, "L", anchor=anchor)
+    width, height = mask.size
+    if not width or not height:  # nothing drawn (a blank text): a box of one empty pixel
+        mask = Image.core.fill("L", (max(1, width), max(1, height)), 0)
+    return mask, (left, top, left + width, top + height)
 
 
 class TextBox(NamedTuple):
@@ -150,7 +154,8 @@ class Canvas:
         box = (x + left, y + top, x + right, y + bottom)
         # Image.paste less its checks (an RGB colour on the canvas's own RGB image, through a
         # mask of the box's size): the same pixels, a third of the cost of a small text.
-        self._core.paste(fill, (box[0], box[1], box[0] + mask.width, box[1] + mask.height), mask.im)
+        width, height = mask.size
+        self._core.paste(fill, (box[0], box[1], box[0] + width, box[1] + height), mask)
         if text.strip():
             self.texts.append(TextBox(text, box, int(getattr(f, "size", 0))))
         return box
