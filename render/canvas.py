@@ -107,7 +107,10 @@ def _glyphs(text: str, f: Font, anchor: str) -> tuple[Any, Box]:
     cached costs 0.3-1 ms (shaping and hinting each glyph), so it is laid out once: the mask and
     its offset come from one ``getmask2`` (what ImageDraw.text draws), not a ``getbbox`` first.
     Entries are the size of their text in pixels (a few hundred bytes to a few KB: ~2 MB when full)."""
-    mask, (left, top) = f.getmask2(text, "L", anchor=anchor)
+    if isinstance(f, ImageFont.FreeTypeFont):
+        mask, (left, top) = f.getmask2(text, "L", anchor=anchor)
+    else:  # Pillow's bitmap font, without FreeType: no anchors
+        mask, (left, top) = f.getmask(text, "L"), (0, 0)
     width, height = mask.size
     if not width or not height:  # nothing drawn (a blank text): a box of one empty pixel
         mask = Image.core.fill("L", (max(1, width), max(1, height)), 0)
