@@ -202,10 +202,14 @@ class Canvas:
         mask, (left, top, right, bottom) = text_masks.get(text, f, anchor)
         x, y = round(xy[0]), round(xy[1])
         box = (x + left, y + top, x + right, y + bottom)
-        # Image.paste less its checks (an RGB colour on the canvas's own RGB image, through a
-        # mask of the box's size): the same pixels, a third of the cost of a small text.
+        # The text's colour blended through its mask, as Image.paste(fill, box, mask) does, but
+        # from a block of that colour: Pillow's fill-through-mask compares the image's mode name
+        # for every channel of every pixel, the image-through-mask path does not (same blend,
+        # same pixels; 30 instead of 50 µs for a 430 x 16 text). Core calls: Image.paste's checks
+        # cost more than a small text.
         width, height = mask.size
-        self._core.paste(fill, (box[0], box[1], box[0] + width, box[1] + height), mask)
+        colour = Image.core.fill(self.image.mode, (width, height), fill)
+        self._core.paste(colour, (box[0], box[1], box[0] + width, box[1] + height), mask)
         if text.strip():
             self.texts.append(TextBox(text, box, int(getattr(f, "size", 0))))
         return box
