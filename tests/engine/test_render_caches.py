@@ -43,3 +43,21 @@ def test_pictures_drawn_in_parallel_threads_are_the_pictures_drawn_alone() -> No
     for case, png in zip(cases, pngs, strict=True):
         assert png is not None
         assert pixels_digest(png) == case["rgb_sha256"]
+
+
+def test_a_text_blends_with_what_is_under_it_as_pillow_draws_it() -> None:
+    """Canvas.text pastes its colour through the cached mask itself: on a background of every
+    colour (noise) the pixels are those of ImageDraw.text."""
+    from PIL import Image, ImageDraw
+
+    from render.canvas import Canvas
+
+    noise = Image.effect_noise((320, 60), 90).convert("RGB")
+    for anchor, xy in (("la", (6.0, 8.0)), ("mm", (160.0, 30.0)), ("rs", (314.0, 50.0))):
+        drawn = Canvas(noise.copy())
+        drawn.text(xy, "Sir Goodheart — Radiance ½", font(20, True), (250, 200, 60), anchor=anchor)
+        expected = noise.copy()
+        ImageDraw.Draw(expected).text(
+            xy, "Sir Goodheart — Radiance ½", font=font(20, True), fill=(250, 200, 60), anchor=anchor
+        )
+        assert drawn.image.tobytes() == expected.tobytes()
