@@ -18,6 +18,7 @@ SCRIPTS = (
     "bench.farkle",
     "bench.flagon",
     "bench.flagon_render",
+    "bench.render_cpu",
     "bench.playthrough",
 )
 

@@ -1,4 +1,5 @@
-"""Nine Sons of the Dragon renderers: ``view`` dict -> text (Discord code block) or PNG bytes.
+"""Nine Sons of the Dragon renderers: ``view`` dict -> text (Discord code block, drawn by
+render.ninesons_text) or PNG bytes.
 
 Both take only a view from ``NineSonsGame.view`` (never the raw state), so they cannot leak
 the deck order.
@@ -6,132 +7,15 @@ the deck order.
 
 from __future__ import annotations
 
-import io
-import re
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from render import register
-from render.canvas import Box, Canvas, fit_font, fit_text, font, text_width
-from render.text import fill_names, nowrap, wrap_code
-
-TEXT_WIDTH = 40  # characters per line of the text board
-COLOUR_LETTER = {"green": "G", "yellow": "Y", "red": "R"}
-ROWS = ("1", "2", "3")
-COLS = ("a", "b", "c", "d")
-# Each card's taming condition in a few words, by its engine rule (cards.toml has the long
-# text, which stays the fallback for a rule not listed here). Every card is tamed by a stack
-# of 3 dice on it; yellow cards add a condition, red ones a cost.
-
-
-def _who(names: dict[str, str] | None, pid: str) -> str:
-    """A player's display name (the bot passes seat -> name); the raw id without names."""
-    return (names or {}).get(pid, pid)
-
-
-def _fill(text: str, names: dict[str, str] | None) -> str:
-    """Engine texts name players as ``{p1}`` placeholders; show display names instead."""
-    return fill_names(text, names or {})
-
-
-def _seat(view: dict[str, Any], pid: str) -> str:
-    return view["seats"].get(pid, "?")
-
-
-_SCORE = re.compile(r" [+-]?\d+ pts(?: / \d+ cards?)?")
-
-
-def _condition(card: dict[str, Any]) -> str:
-    return str(card.get("condition") or card.get("text", ""))  # cards.toml's short condition
-
-
-def _stack_text(view: dict[str, Any], stack: list) -> str:
-    return "".join(f"{_seat(view, o)}{v}" for o, v in stack)
-
-
-# -- text ------------------------------------------------------------------------------------------
-
-
-def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fence: bool = True) -> str:
-    """A compact board for a Discord code block (about 36 columns, fits a phone).
-
-    Stacks read bottom -> top: ``B6A4`` is B's 6 with A's 4 on top (A moves it).
-    ``*`` marks the cells of the last action; ``xxxx`` is a hole (card gone, deck empty).
-    """
-    cells = {c["cell"]: c for c in view["cells"]}
-    slots = view["slots"]
-    last = set((view.get("last_action") or {}).get("cells") or [])
-    pl = view["players"]
-    lines: list[str] = []
-    lines.append(f"THE NINE SONS OF THE DRAGON · ply {view['ply']}")
-    for pid in pl:
-        seat = _seat(view, pid)
-        pts = view["points"][pid]
-        n = view["cards_tamed"][pid]
-        hand = " ".join(str(v) for v in view["reserves"][pid]) or "-"
-        gone = view["removed"][pid]
-        extra = f" gone:{''.join(map(str, gone))}" if gone else ""
-        turn = ">" if view.get("turn") == pid else " "
-        lines.append(f"{turn}{seat} {_who(names, pid)[:12]}: {pts:+d} pts {n} card{'s' if n != 1 else ''}")
-        lines.append(f"   hand {hand}{extra}")
-    # grid: row label (3) + 4 cells of 7 chars ("*" mark + 6 for up to 3 dice), "|" between cards
-    lines.append("   " + "".join(f" {c:<6}" + ("|" if c == "b" else "") for c in COLS).rstrip())
-    for r, row in enumerate(ROWS):
-        parts = []
-        for col in COLS:
-            name = col + row
-            c = cells[name]
-            txt = "xxxx" if not c["exists"] else (_stack_text(view, c["stack"]) or ".")
-            mark = "*" if name in last else " "
-            parts.append(f"{mark}{txt:<6}")
-        lines.append(f" {row} {parts[0]}{parts[1]}|{parts[2]}{parts[3]}".rstrip())
-        labels = []
-        for k in (2 * r, 2 * r + 1):
-            s = slots[k]
-            if s["hole"]:
-                labels.append(f"{s['slot']} (hole)")
-            else:
-                card = s["card"]
-                labels.append(
-                    f"{s['slot']} {card['name']} {COLOUR_LETTER.get(card['colour'], '?')}{card['points']:+d}"
-                )
-        lines.append(f" {labels[0]:<16}| {labels[1]}".rstrip())
-    table = len(lines)
-    rules: dict[str, str] = {}  # condition -> the cards on the board that have it
-    for slot in slots:
-        if not slot["hole"]:
-            cond, card_name = _condition(slot["card"]), slot["card"]["name"]
-            rules[cond] = f"{rules[cond]}/{card_name}" if cond in rules else card_name
-    lines.append("Taming (a 3-dice stack on the card):")
-    for cond, cards in rules.items():
-        lines.append(f" {cards}: {cond}")
-    deck = view["deck"]
-    if deck["count"]:
-        lines.append(f"Deck {deck['count']}: {', '.join(deck['contents'])}")
-    else:
-        lines.append("Deck empty: a tamed card leaves a hole")
-    la = view.get("last_action")
-    if la:
-        lines.append(f"Last: {_seat(view, la['player'])} {la['label']}")
-        for t in la.get("tames") or []:
-            lines.append(f"  {_seat(view, t['tamer'])} tamed {t['card']} ({t['slot']})")
-    if view.get("is_over"):
-        # "alice 3 pts" is read as one: no line break before or inside a score
-        lines.append(_SCORE.sub(lambda m: nowrap(m.group(0)), _fill(view.get("result_text") or "Game over.", names)))
-    elif view.get("pending"):
-        pend = view["pending"]
-        lines.append(f"{_seat(view, pend['player'])} chooses: " + ", ".join(pend["options"]))
-    elif view.get("turn"):
-        lines.append(f"{_seat(view, view['turn'])} ({_who(names, view['turn'])}) to play")
-    lines.append("Stacks bottom->top, * = last move")
-    lines.append("Card points are reconstructions")
-    # the grid is 36 wide; prose is wrapped to match (well under a phone's CODE_WIDTH)
-    wrapped = lines[:table] + [part for line in lines[table:] for part in wrap_code(line, TEXT_WIDTH)]
-    text = "\n".join(wrapped)
-    return f"```\n{text}\n```" if fence else text
-
+from render.canvas import Box, Canvas, TextBox, fit_font, fit_text, font, text_width
+from render.ninesons_text import COLS, ROWS, _condition, _fill, _seat, _who, render_text
+from render.png import board_png
 
 # -- PNG -------------------------------------------------------------------------------------------
 # Sized for a phone: Discord shows the picture about 360 px wide there, so every text is at
@@ -172,7 +56,10 @@ def _die_sprite(seat: str, value: int | str, size: int) -> tuple[Image.Image, Bo
     spr = Image.new("RGBA", (size + 1, size + 1), (0, 0, 0, 0))
     d = ImageDraw.Draw(spr)
     d.rounded_rectangle(
-        (0, 0, size, size), radius=size // 6, fill=SEAT_FILL.get(seat, (120, 120, 120)), outline=(255, 255, 255),
+        (0, 0, size, size),
+        radius=size // 6,
+        fill=SEAT_FILL.get(seat, (120, 120, 120)),
+        outline=(255, 255, 255),
         width=2,
     )
     f = font(int(size * 0.62), True)
@@ -194,13 +81,7 @@ def _header(c: Canvas, view: dict[str, Any], names: dict[str, str] | None) -> No
         seat = _seat(view, pid)
         x = 10 + i * (box_w + 10)
         active = view.get("turn") == pid
-        c.draw.rounded_rectangle(
-            (x, 8, x + box_w, HEAD_H),
-            radius=10,
-            fill=(255, 255, 255),
-            outline=HILITE if active else (200, 200, 200),
-            width=5 if active else 2,
-        )
+        c.paste(_player_box(box_w, active), (x, 8))
         _die(c, x + 10, 16, seat, seat, 36)
         c.text((x + 54, 16), _who(names, pid), font(22, True), INK, width=box_w - 64)
         n = view["cards_tamed"][pid]
@@ -211,6 +92,15 @@ def _header(c: Canvas, view: dict[str, Any], names: dict[str, str] | None) -> No
         gone = view["removed"][pid]
         if gone:
             c.text((x + box_w - 10, 84), "out " + " ".join(map(str, gone)), font(17), MUTED, anchor="rm")
+
+
+@lru_cache(maxsize=1)
+def _base() -> tuple[Image.Image, tuple[TextBox, ...]]:
+    """What every board shows the same (the background, the column letters and row numbers),
+    drawn once with the boxes of its texts; each board starts from a copy."""
+    c = Canvas(Image.new("RGB", (W, H), BG))
+    _coordinates(c)
+    return c.image, tuple(c.texts)
 
 
 def _coordinates(c: Canvas) -> None:
@@ -230,18 +120,39 @@ def _card_origin(slot: dict[str, Any]) -> tuple[int, int]:
 
 def _card(c: Canvas, slot: dict[str, Any]) -> None:
     """A card's face without its texts (drawn after the path of the last move, over it)."""
-    x0, y0 = _card_origin(slot)
-    if slot["hole"]:
-        c.draw.rounded_rectangle((x0, y0, x0 + CARD_W, y0 + CARD_H), radius=10, fill=HOLE, outline=(180, 180, 180))
-        return
-    card = slot["card"]
-    edge = CARD_EDGE.get(card["colour"], INK)
-    c.draw.rounded_rectangle(
-        (x0, y0, x0 + CARD_W, y0 + CARD_H), radius=10, fill=CARD_BG.get(card["colour"], (230, 230, 230)),
-        outline=edge, width=4,
+    c.paste(_card_face(None if slot["hole"] else slot["card"]["colour"]), _card_origin(slot))
+
+
+@lru_cache(maxsize=8)
+def _card_face(colour: str | None) -> Image.Image:
+    """A card of ``colour`` (None: a hole) on the board's background, without its texts: drawn
+    once, pasted on every board (a rounded rectangle costs ~40 µs to draw)."""
+    tile = Image.new("RGB", (CARD_W + 1, CARD_H + 1), BG)
+    d = ImageDraw.Draw(tile)
+    if colour is None:
+        d.rounded_rectangle((0, 0, CARD_W, CARD_H), radius=10, fill=HOLE, outline=(180, 180, 180))
+        return tile
+    edge = CARD_EDGE.get(colour, INK)
+    d.rounded_rectangle(
+        (0, 0, CARD_W, CARD_H), radius=10, fill=CARD_BG.get(colour, (230, 230, 230)), outline=edge, width=4
     )
-    mid = x0 + CARD_W // 2
-    c.draw.line((mid, y0 + CELL_TOP, mid, y0 + CARD_H - 8), fill=edge, width=2)
+    mid = CARD_W // 2
+    d.line((mid, CELL_TOP, mid, CARD_H - 8), fill=edge, width=2)
+    return tile
+
+
+@lru_cache(maxsize=4)
+def _player_box(width: int, active: bool) -> Image.Image:
+    """A player's box in the header on the background, outlined in the highlight on their turn."""
+    tile = Image.new("RGB", (width + 1, HEAD_H - 8 + 1), BG)
+    ImageDraw.Draw(tile).rounded_rectangle(
+        (0, 0, width, HEAD_H - 8),
+        radius=10,
+        fill=(255, 255, 255),
+        outline=HILITE if active else (200, 200, 200),
+        width=5 if active else 2,
+    )
+    return tile
 
 
 def _card_texts(c: Canvas, slot: dict[str, Any]) -> None:
@@ -253,7 +164,9 @@ def _card_texts(c: Canvas, slot: dict[str, Any]) -> None:
     card = slot["card"]
     edge = CARD_EDGE.get(card["colour"], INK)
     points = c.text((x0 + CARD_W - 10, y0 + 8), f"{card['points']:+d}", font(22, True), edge, anchor="ra")
-    c.text((x0 + 10, y0 + 8), f"{slot['slot']} {card['name']}", font(22, True), INK, width=points[0] - x0 - 18)
+    c.text(
+        (x0 + 10, y0 + 8), f"{slot['slot']} {card['name']}", font(22, True), INK, width=points[0] - x0 - 18
+    )
     caption = _condition(card)
     f = fit_font(caption, (20, 19, 18), CARD_W - 20, condensed=True)
     c.text((x0 + 10, y0 + 36), caption, f, edge, width=CARD_W - 20)
@@ -319,9 +232,9 @@ def _footer(c: Canvas, view: dict[str, Any], names: dict[str, str] | None) -> No
 
 def draw(view: dict[str, Any], names: dict[str, str] | None = None) -> Canvas:
     """The board as a Canvas (the picture and where each text went)."""
-    c = Canvas(Image.new("RGB", (W, H), BG))
+    base, base_texts = _base()
+    c = Canvas(base.copy(), list(base_texts))
     _header(c, view, names)
-    _coordinates(c)
     for slot in view["slots"]:
         _card(c, slot)
     exists = {cell["cell"] for cell in view["cells"] if cell["exists"]}
@@ -344,8 +257,17 @@ def _swatch_view() -> dict[str, Any]:
     slots = []
     for k, colour in enumerate(colours):
         a, b = COLS[2 * (k % 2)] + ROWS[k // 2], COLS[2 * (k % 2) + 1] + ROWS[k // 2]
-        card = None if colour is None else {"name": "ChaoFeng", "colour": colour, "points": 2 - k, "rule": "x",
-                                            "text": "Tamed only if the taming stack's top die shows 5 or 6."}
+        card = (
+            None
+            if colour is None
+            else {
+                "name": "ChaoFeng",
+                "colour": colour,
+                "points": 2 - k,
+                "rule": "x",
+                "text": "Tamed only if the taming stack's top die shows 5 or 6.",
+            }
+        )
         slots.append({"slot": f"S{k + 1}", "hole": colour is None, "card": card, "cells": [a, b]})
     cells = []
     for i in range(12):
@@ -380,14 +302,11 @@ def _palette() -> Image.Image:
 
 
 def render_png(view: dict[str, Any], names: dict[str, str] | None = None) -> bytes:
-    """PNG bytes of the board (640 x 780, palette image, about 20 KB).
+    """PNG bytes of the board (640 x 780, palette image, about 25 KB).
 
     The RGB drawing is mapped onto a fixed 160-colour palette (no dithering), which makes the
     PNG a third of the size and several times faster to encode than RGB."""
-    img = render_image(view, names).quantize(palette=_palette(), dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    return board_png(render_image(view, names), _palette)
 
 
 __all__ = ["draw", "render_image", "render_png", "render_text"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 from typing import Any
 
@@ -11,6 +10,7 @@ from PIL import Image, ImageDraw
 from render.canvas import Box, Canvas, Colour, fit_name, fit_text, font, smallest_font
 from render.dragon import dragon_head, dragon_sprite
 from render.farkle.text import EVENT_LABEL, PHASE_HINT
+from render.png import board_png
 from render.text import fill_names
 
 W, H = 720, 420
@@ -154,20 +154,18 @@ def _dice_rows(c: Canvas, view: dict[str, Any], y: int) -> None:
     c.text((20, y), label, font(SMALL), MUTED)
     x = 20
     for v in roll or []:
-        c.image.paste(_die_tile(v, DICE, DIE), (x, y + 20))
+        c.paste(_die_tile(v, DICE, DIE), (x, y + 20))
         x += DICE + 6
     if roll is not None:
         face = EVENT_LABEL.get(view.get("event") or "", "")
         c.text((EVENT_X, y), "event", font(SMALL), ORANGE)
-        c.image.paste(_event_tile(view.get("event"), DICE), (EVENT_X, y + 20))
+        c.paste(_event_tile(view.get("event"), DICE), (EVENT_X, y + 20))
         c.text((EVENT_X + DICE // 2, y + DICE + 24), face, font(SMALL, True), ORANGE, anchor="ma")
     aside = view.get("set_aside") or []
     c.text((ASIDE_X, y), "set aside", font(SMALL), MUTED)
     for k, v in enumerate(aside[:12]):
         col, line = k % 6, k // 6
-        c.image.paste(
-            _die_tile(v, ASIDE, DIE_ASIDE), (ASIDE_X + col * (ASIDE + 4), y + 20 + line * (ASIDE + 4))
-        )
+        c.paste(_die_tile(v, ASIDE, DIE_ASIDE), (ASIDE_X + col * (ASIDE + 4), y + 20 + line * (ASIDE + 4)))
 
 
 def _status(c: Canvas, view: dict[str, Any], names: dict[str, str], y: int) -> None:
@@ -326,7 +324,4 @@ def draw(view: dict[str, Any], names: dict[str, str]) -> Canvas:
 
 def render_png(view: dict[str, Any], names: dict[str, str]) -> bytes:
     """The table: armies as bars toward 5,000, the roll and Event die, set-aside dice, the dragon."""
-    img = draw(view, names).image
-    buf = io.BytesIO()
-    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    return board_png(draw(view, names).image, _palette)

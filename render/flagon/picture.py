@@ -3,7 +3,6 @@ with a panel of the characters under it."""
 
 from __future__ import annotations
 
-import io
 from functools import lru_cache
 from typing import Any
 
@@ -43,6 +42,7 @@ from render.flagon.style import (
     TRACK_EDGE,
 )
 from render.flagon.text import COLOUR, gaia_text, phase_lines, square_xy, things_by_square
+from render.png import board_png
 from render.text import ordinal
 
 
@@ -345,9 +345,6 @@ def _palette() -> Image.Image:
 
 
 def render_png(view: dict[str, Any], names: dict[str, str] | None = None) -> bytes:
-    img = render_image(view, names)
-    buf = io.BytesIO()
     # Mapping onto a fixed palette (no dithering) is 3x cheaper than adaptive quantising and
     # keeps flat colours exact; the palette image is a fifth of the RGB size to compress.
-    img.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buf, format="PNG", compress_level=1)
-    return buf.getvalue()
+    return board_png(render_image(view, names), _palette)
