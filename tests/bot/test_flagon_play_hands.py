@@ -35,7 +35,7 @@ def table(simcord_env, simcord_bot):
 
 def _embed(message) -> dict:
     embed = message.embeds[0]
-    return embed.to_dict() if isinstance(embed, discord.Embed) else embed
+    return dict(embed.to_dict()) if isinstance(embed, discord.Embed) else dict(embed)
 
 
 def _shown(embed: dict, components: list[dict]) -> tuple:
