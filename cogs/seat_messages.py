@@ -73,7 +73,13 @@ class SeatMessages:
     def shown(self, message_id: int, message: dict[str, Any]) -> None:
         """``message`` is what the seat message ``message_id`` shows now (edited elsewhere: the
         interaction that answered its prompt), so the same edit is not sent again."""
-        self._shown[message_id] = Shown.of(message)
+        self._now_shows(message_id, Shown.of(message))
+
+    def _now_shows(self, message_id: int, shown: Shown) -> None:
+        """The seat message ``message_id`` was just edited (or sent) into ``shown``: nothing of
+        it waits any more (a later return to the state that waited is a change again)."""
+        self._shown[message_id] = shown
+        self._waiting.pop(message_id, None)
 
     async def deliver(self, snap: Snapshot, seat: SeatRecord, events: list[Event]) -> bool:
         """Bring the seat's message up to date after ``events``: a new DM when it must act
@@ -119,7 +125,7 @@ class SeatMessages:
         sent = await self._send(rec, seat, message)
         if sent is None:
             return False
-        self._shown[sent.id] = Shown.of(message)
+        self._now_shows(sent.id, Shown.of(message))
         await self.bot.db.seat_messages.set(
             rec.id, seat.seat, SeatMessage(sent.channel.id, sent.id, key, asking)
         )
@@ -166,6 +172,7 @@ class SeatMessages:
         DM is gone (then a new one is sent)."""
         shown = Shown.of(message)
         if self._shown.get(stored.message_id) == shown:
+            self._now_shows(stored.message_id, shown)
             return True
         # No new text: the message keeps its line (the game's opening words, or the
         # "✅ …" confirmation of the player's last secret choice).
@@ -174,7 +181,7 @@ class SeatMessages:
         if carrier is not None:
             try:
                 await carrier.interaction.edit_original_response(**kept)
-                self._shown[stored.message_id] = shown
+                self._now_shows(stored.message_id, shown)
                 return True
             except discord.HTTPException:
                 carrier.broken = True  # its token was refused: the channel from now on
@@ -190,7 +197,7 @@ class SeatMessages:
             # message went out. Sending a new DM fails the same way and routes the seat to the board's
             # button; raising would fail the whole announcement and retry it again and again.
             return False
-        self._shown[stored.message_id] = shown
+        self._now_shows(stored.message_id, shown)
         return True
 
     async def _send(
