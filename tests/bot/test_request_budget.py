@@ -221,31 +221,14 @@ async def play_flagon(world, *, pace: random.Random | None = None, dm_pings: boo
     return await measure(env, bot, gid, since)
 
 
-async def play_ninesons_by_slash(world, *, pace: random.Random | None = None) -> Budget:
+async def play_by_slash(
+    world, kind: str, options: str, *, seed: int, pace: random.Random | None = None
+) -> Budget:
+    """alice and bob play a whole game by ``/play`` only, each a random legal action."""
     env, bot, channel, m = world
-    gid, since = await open_game(world, "ninesons", ["alice", "bob"], options="first_player=first")
+    gid, since = await open_game(world, kind, ["alice", "bob"], options=options)
     pings = Pings(world, gid)
-    rng = random.Random(14)
-    for _ in range(300):
-        await think(env, pace)
-        rec, game = await bot.service.load(gid)
-        if game.is_over:
-            break
-        [seat] = game.to_act()
-        member = next(x for x in m.values() if x.id == rec.seat(seat).user_id)
-        state = await pings.before()
-        await member.slash(channel, "play", action=rng.choice(game.legal_actions(seat)))
-        await pings.after(state)
-    await finished(bot, gid, pings)
-    return await measure(env, bot, gid, since)
-
-
-async def play_farkle_by_slash(world, *, pace: random.Random | None = None) -> Budget:
-    env, bot, channel, m = world
-    options = "first_player=lobby max_rounds=15"
-    gid, since = await open_game(world, "farkle", ["alice", "bob"], options=options)
-    pings = Pings(world, gid)
-    rng = random.Random(7)
+    rng = random.Random(seed)
     for _ in range(3000):
         await think(env, pace)
         rec, game = await bot.service.load(gid)
@@ -258,6 +241,14 @@ async def play_farkle_by_slash(world, *, pace: random.Random | None = None) -> B
         await pings.after(state)
     await finished(bot, gid, pings)
     return await measure(env, bot, gid, since)
+
+
+async def play_ninesons_by_slash(world, *, pace: random.Random | None = None) -> Budget:
+    return await play_by_slash(world, "ninesons", "first_player=first", seed=14, pace=pace)
+
+
+async def play_farkle_by_slash(world, *, pace: random.Random | None = None) -> Budget:
+    return await play_by_slash(world, "farkle", "first_player=lobby max_rounds=15", seed=7, pace=pace)
 
 
 async def play_flagon_by_slash(world, *, pace: random.Random | None = None) -> Budget:
