@@ -8,6 +8,15 @@ out only when what the message shows changed (a digest of it is kept per message
 after a restart at most one edit per seat message repeats what it already showed). One step of
 the outbox's delivery (cogs.outbox).
 
+A change that neither tells its owner a secret (no event for them) nor changes what they may
+do there (the same controls: nothing asked, nothing withdrawn), in a game where such a change
+only makes part of the message public (cogs.ui ``reveals_can_wait``: Flagon, a planned card of
+theirs revealed on the board), is shown at once only when an interaction can carry the edit (their last
+click in it, while its token lives: cogs.carrier). Through the channel it waits for the next edit
+that must go out (the next private prompt, a secret event, the end of the game), which shows it
+too: a member who plays by ``/play`` never clicks in their DM, and each such reveal would
+otherwise cost a request of the bot's global budget (issue 25).
+
 A player whose DMs are closed, or a server that keeps secrets in ephemeral replies, reads the
 same message through the board's "🔒 Show my hand / plan" button instead; the router then also
 offers it unasked after their own clicks when a private choice is open (see cogs.router).
@@ -24,7 +33,7 @@ import contextlib
 import hashlib
 import json
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,6 +41,7 @@ import discord
 from cogs.carrier import LiveInteractions
 from cogs.prompts import must_act_privately, private_actions, prompt_key
 from cogs.recent import RecentMap
+from cogs.ui import ui_for
 from engine import Event, Game
 from render import text
 from sessions.snapshot import Snapshot
@@ -53,14 +63,23 @@ class SeatMessages:
         # The member's newest click in their seat message (a card planned, an item chosen): while
         # its token lives, the message is edited through it, outside the global limit (cogs.carrier).
         self.live = live
-        # seat message id -> digest of what it shows (the latest ones; an older one is simply
+        # seat message id -> digests of what it shows (the latest ones; an older one is simply
         # edited once more)
-        self._shown: RecentMap[int, str] = RecentMap(SHOWN_KEPT)
+        self._shown: RecentMap[int, Shown] = RecentMap(SHOWN_KEPT)
+        # seat message id -> the prompt key of a change it waits to show (see _can_wait), so
+        # that later deliveries which change nothing more for it do not draw it again
+        self._waiting: RecentMap[int, str] = RecentMap(SHOWN_KEPT)
 
     def shown(self, message_id: int, message: dict[str, Any]) -> None:
         """``message`` is what the seat message ``message_id`` shows now (edited elsewhere: the
         interaction that answered its prompt), so the same edit is not sent again."""
-        self._shown[message_id] = digest(message)
+        self._now_shows(message_id, Shown.of(message))
+
+    def _now_shows(self, message_id: int, shown: Shown) -> None:
+        """The seat message ``message_id`` was just edited (or sent) into ``shown``: nothing of
+        it waits any more (a later return to the state that waited is a change again)."""
+        self._shown[message_id] = shown
+        self._waiting.pop(message_id, None)
 
     async def deliver(self, snap: Snapshot, seat: SeatRecord, events: list[Event]) -> bool:
         """Bring the seat's message up to date after ``events``: a new DM when it must act
@@ -75,8 +94,12 @@ class SeatMessages:
         key = prompt_key(game, seat.seat)
         stored = await self.bot.db.seat_messages.get(rec.id, seat.seat)
         asking = must_act_privately(game, seat.seat)
-        if stored is not None and stored.prompt_key == key and not own:
-            return False  # nothing new to show
+        if (
+            stored is not None
+            and key in (stored.prompt_key, self._waiting.get(stored.message_id))
+            and not own
+        ):
+            return False  # nothing new to show (or nothing more than what waits for the next edit)
         if stored is None and not own and not private_actions(game, seat.seat):
             return False  # nothing to show yet (and no message to update)
         if await self.bot.service.superseded(snap):
@@ -85,6 +108,14 @@ class SeatMessages:
             return False
         message = self.bot.presenter.private_message(rec, game, seat.seat, own, page=0)
         if stored is not None and stored.message_id:
+            if (
+                not own
+                and asking == stored.asked
+                and ui_for(rec.kind).reveals_can_wait
+                and self._can_wait(stored.message_id, message)
+            ):
+                self._waiting[stored.message_id] = key
+                return False  # the next edit shows it (its prompt key stays the old one until then)
             self.bot.dms.remember(seat.user_id, stored.channel_id)
             if await self._edit(stored, message):  # a new phase too: edited in place, never re-sent
                 await self.bot.db.seat_messages.set(
@@ -94,7 +125,7 @@ class SeatMessages:
         sent = await self._send(rec, seat, message)
         if sent is None:
             return False
-        self._shown[sent.id] = digest(message)
+        self._now_shows(sent.id, Shown.of(message))
         await self.bot.db.seat_messages.set(
             rec.id, seat.seat, SeatMessage(sent.channel.id, sent.id, key, asking)
         )
@@ -124,11 +155,24 @@ class SeatMessages:
             rec.id, seat, SeatMessage(message.channel.id, message.id, "", False)
         )
 
+    def _can_wait(self, message_id: int, message: dict[str, Any]) -> bool:
+        """Whether the seat message may keep showing what it shows until its next due edit:
+        ``message`` has the controls it shows already (it asks nothing new and withdraws
+        nothing), and no live click on it could carry the edit outside the global limit.
+        Unknown (after a restart): no, it is edited."""
+        shown = self._shown.get(message_id)
+        return (
+            shown is not None
+            and shown.controls == Shown.of(message).controls
+            and self.live.on(message_id) is None
+        )
+
     async def _edit(self, stored: SeatMessage, message: dict[str, Any]) -> bool:
         """Edit the seat message into ``message`` unless it shows exactly that already; False when the
         DM is gone (then a new one is sent)."""
-        shown = digest(message)
+        shown = Shown.of(message)
         if self._shown.get(stored.message_id) == shown:
+            self._now_shows(stored.message_id, shown)
             return True
         # No new text: the message keeps its line (the game's opening words, or the
         # "✅ …" confirmation of the player's last secret choice).
@@ -137,7 +181,7 @@ class SeatMessages:
         if carrier is not None:
             try:
                 await carrier.interaction.edit_original_response(**kept)
-                self._shown[stored.message_id] = shown
+                self._now_shows(stored.message_id, shown)
                 return True
             except discord.HTTPException:
                 carrier.broken = True  # its token was refused: the channel from now on
@@ -153,7 +197,7 @@ class SeatMessages:
             # message went out. Sending a new DM fails the same way and routes the seat to the board's
             # button; raising would fail the whole announcement and retry it again and again.
             return False
-        self._shown[stored.message_id] = shown
+        self._now_shows(stored.message_id, shown)
         return True
 
     async def _send(
@@ -172,6 +216,18 @@ class SeatMessages:
             ]
             log.info("game %s: DMs closed for a seat; its prompts go through the board's button", rec.id)
             return None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a seat message shows, as digests: all of it, and its controls alone."""
+
+    whole: str
+    controls: str
+
+    @classmethod
+    def of(cls, message: dict[str, Any]) -> Shown:
+        return cls(digest(message), digest({"view": message.get("view")}))
 
 
 def digest(message: dict[str, Any]) -> str:

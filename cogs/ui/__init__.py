@@ -72,6 +72,11 @@ class GameUI:
     # game without secrets where one player acts at a time): the click that completes a move is
     # then a click on the board, whose own response carries the new board (cogs.carrier).
     picker_on_board: ClassVar[bool] = False
+    # A seat's private message that changes with no event for its owner and no new control only
+    # shows part of it becoming public (Flagon: a planned card revealed, back in the deck), so
+    # the change may wait for the next edit that must go out (cogs.seat_messages). Not in
+    # general: a Farkle Magic Item is gained without an event of its own.
+    reveals_can_wait: ClassVar[bool] = False
     handlers: ClassVar[Mapping[str, Handler]] = MappingProxyType({})
 
     def menu_path(self, game: Game, seat: str, action: str) -> list[str]:

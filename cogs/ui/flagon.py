@@ -260,6 +260,9 @@ async def on_show_card_texts(bot: DragonTavern, interaction: discord.Interaction
 
 class FlagonUI(GameUI):
     menu = True
+    # Without an event for its owner (a card planned, a Daze card, a question), a seat message
+    # only changes as their plan becomes public: a card revealed, back in the deck, under the mat.
+    reveals_can_wait = True
     handlers = MappingProxyType({PLAN.key: on_plan_card, ACTION_LOG.key: on_send_action_log,
                                  CARD_TEXTS.key: on_show_card_texts, TEAM.key: on_choose_team})
 
