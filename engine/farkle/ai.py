@@ -12,7 +12,7 @@ mostly dice, so the rungs are spaced by design: each gives away a recognisable p
   Keep, never brawls, always doubles on a Rally and leaves its items and Companion unused.
 * ``hard``, a strong, careful player blind to the score and to the opponent: it stops from the
   exact soldier value of the turn (below) but rolls on only when that pays at least
-  :data:`HARD_CAUTION` more than the bank, keeps by the strong player's rule "a die still to
+  :data:`HARD_CAUTION` (a fifth) more than the bank, keeps by the strong player's rule "a die still to
   roll is worth :data:`DIE_WORTH` soldiers" (it throws back lone 5s), never brawls, and uses
   its items and Companion well.
 * ``expert``, the solved game: every Recruit/Brawl/Final Battle choice, every Recruit stop and
@@ -55,7 +55,7 @@ EASY_ATTACKS = (300, 400, 500, 600)
 MEDIUM_STOPS = {1: 200, 2: 250, 3: 250, 4: 300, 5: 300, 6: 500}
 # hard: roll on only if the exact turn value beats the bank by this share; a die to roll is
 # worth this many soldiers when it chooses what to keep
-HARD_CAUTION = 0.10
+HARD_CAUTION = 0.20
 DIE_WORTH = 50
 KEEP_MIN_ARMY: int = CONSTANTS["keep_min_army"]
 # How much the AI wants to keep an item (higher = more useful); used for claims and discards.
