@@ -9,6 +9,7 @@ that solution's and that the expert, in real games, never stops where rolling on
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -90,7 +91,7 @@ def test_expert_never_stops_when_rolling_on_wins_more_often() -> None:
     assert stops > 10
 
 
-def keep_reached_with_hot_dice(**options: object) -> FarkleGame:
+def keep_reached_with_hot_dice(**options: Any) -> FarkleGame:
     """Army 4,600 and 400 banked with six fresh dice against a rival at 4,000."""
     g = setup([([1, 1, 5, 5, 2, 3], "blank"), ([5, 5], "blank")], armies={"p1": 4600, "p2": 4000}, **options)
     g.play("p1", "recruit")
