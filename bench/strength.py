@@ -138,7 +138,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--quick", action="store_true", help="few games per pair")
     ap.add_argument("--games", type=int, help="games per pair (overrides --quick)")
     ap.add_argument("--only", nargs="*", help="games to run: ninesons farkle flagon")
-    ap.add_argument("--pair", help="only this pair, e.g. expert:hard")
+    ap.add_argument("--pair", help="only this pair (higher:lower, any two levels), e.g. expert:hard")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--seats", type=int, choices=(2, 4), help="Flagon: only this table size")
     args = ap.parse_args(argv)
@@ -152,9 +152,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         for seats in (2, 4) if game == "flagon" else (2,):
             if args.seats and game == "flagon" and seats != args.seats:
                 continue
-            for low, high in pairwise(levels):
-                if args.pair and args.pair != f"{high}:{low}":
-                    continue
+            pairs = list(pairwise(levels))
+            if args.pair:  # any two levels, e.g. expert:medium to check the ladder is monotone
+                high, _, low = args.pair.partition(":")
+                pairs = [(low, high)] if {high, low} <= set(levels) else []
+            for low, high in pairs:
                 started = time.perf_counter()
                 row = run_pair(game, high, low, seats, n, args.seed).row()
                 row["wall_s"] = time.perf_counter() - started

@@ -1,18 +1,32 @@
 """Dragon Farkle AI: ``choose_action(game, player, level, seed) -> str``.
 
-The heart is an exact push-your-luck table: ``V[n][t]`` is the expected soldiers banked by
-playing on optimally with ``n`` dice left and ``t`` soldiers in the temporary bank, under the
+The four levels are four kinds of player (docs/decisions/ai-strength.md, "Round 3"). Farkle is
+mostly dice, so the rungs are spaced by design: each gives away a recognisable part of the game.
+
+* ``easy``, a timid beginner: keeps every scoring die, banks as soon as the turn is worth a
+  little (50 to 150 soldiers, its mood varies) but always rolls hot dice while under 300, brawls
+  now and then for fun and banks a low attack, picks the Rally reward at random and forgets its
+  Magic Items and Companion. It always attacks the dragon when it may.
+* ``medium``, a club player who plays the soldier dice, not the cards: keeps the most soldiers
+  now, banks by a fixed table of dice left (:data:`MEDIUM_STOPS`), banks when the bank reaches the
+  Keep, never brawls, always doubles on a Rally and leaves its items and Companion unused.
+* ``hard``, a strong, careful player blind to the score and to the opponent: it stops from the
+  exact soldier value of the turn (below) but rolls on only when that pays at least
+  :data:`HARD_CAUTION` (a fifth) more than the bank, keeps by the strong player's rule "a die still to
+  roll is worth :data:`DIE_WORTH` soldiers" (it throws back lone 5s), never brawls, and uses
+  its items and Companion well.
+* ``expert``, the solved game: every Recruit/Brawl/Final Battle choice, every Recruit stop and
+  keep from the chance to win, solved offline for two players over both armies, the bank and the
+  dice left (:mod:`engine.farkle.winprob`, ``data/expert_winprob.bin``); with more players it
+  plays against the leader. Where the table does not reach (defence, items, a Brawl's keeps,
+  and every decision under other rule options) it plays the exact turn solution made aware of
+  the score: exact keeps and stops in soldiers, banks when the bank reaches the Keep, brawls
+  whoever may attack the dragon next.
+
+The exact turn solution is a push-your-luck table: ``V[n][t]`` is the expected soldiers banked
+by playing on optimally with ``n`` dice left and ``t`` soldiers in the temporary bank, under the
 real Event die (Dragon eats a roll or cancels a Farkle, Rally doubles or draws an item worth
-:data:`ITEM_VALUE`). It is solved once per scoring table by backward induction over ``t``
-(values only grow except on the Dragon face, which is solved as a small fixed point per ``t``).
-``hard`` keeps the dice and stops exactly where continuing no longer pays in soldiers (and banks
-as soon as the Keep opens) and brawls whoever may attack the dragon next; ``medium`` keeps the
-most soldiers now, stops by a fixed table and never brawls;
-``easy`` plays greedily with a random stop. ``expert`` plays from the value of the whole game
-state instead of soldiers: the chance to win, solved offline for two players over both armies,
-the bank and the dice left (:mod:`engine.farkle.winprob`, shipped in ``data/expert_winprob.bin``),
-which picks its action (Recruit, Brawl and how far to push the attack, the Final Battle), every
-stop and its keeps; with more players it plays against the leader. Defence and items are hard's.
+:data:`ITEM_VALUE`), solved once per scoring table (:mod:`engine.farkle.turn_values`).
 
 The AI reads only public state and its own items (never another player's hand).
 """
@@ -31,6 +45,18 @@ if TYPE_CHECKING:
     from engine.farkle.winprob import WinTable
 
 LEVELS = ("easy", "medium", "hard", "expert")
+# easy: the turn total it banks at (one drawn per decision), hot dice rolled while under 300,
+# the share of turns it starts a Brawl and the attack scores it banks in one
+EASY_STOPS = (50, 100, 150)
+EASY_HOT_DICE_UNDER = 300
+EASY_BRAWL_CHANCE = 0.15
+EASY_ATTACKS = (300, 400, 500, 600)
+# medium: bank at this turn total with 1..6 dice to roll (6 = hot dice)
+MEDIUM_STOPS = {1: 200, 2: 250, 3: 250, 4: 300, 5: 300, 6: 500}
+# hard: roll on only if the exact turn value beats the bank by this share; a die to roll is
+# worth this many soldiers when it chooses what to keep
+HARD_CAUTION = 0.20
+DIE_WORTH = 50
 KEEP_MIN_ARMY: int = CONSTANTS["keep_min_army"]
 # How much the AI wants to keep an item (higher = more useful); used for claims and discards.
 ITEM_RANK = {
@@ -85,8 +111,8 @@ class _Brain:
         self.legal = legal
         # expert reads the shipped win-probability table, solved for the default rules only
         self.win = _win_table(game) if level == "expert" else None
-        if level == "expert":
-            self.level = "hard"  # every choice the table does not cover is hard's
+        # hard and expert use their Magic Items and Companion; medium and easy play the dice only
+        self.plays_cards = level in ("hard", "expert")
 
     # -- helpers
     def _items(self, prefix: str) -> list[str]:
@@ -118,11 +144,11 @@ class _Brain:
     # -- phases
     def _choose(self) -> str:
         s, me = self.s, self.me
-        # the expert asks its win table below; easy sometimes forgets to attack the dragon
-        if "battle" in self.legal and self.win is None and (self.level != "easy" or self.rng.random() < 0.8):
+        # every level attacks the dragon as soon as it may (the expert asks its win table below)
+        if "battle" in self.legal and self.win is None:
             return "battle"
         give = [a for a in self.legal if a.startswith("use:") and a.count(":") == 2]
-        if give and self.level == "hard":
+        if give and self.plays_cards:
             leader = max((q for q in s["players"] if q != me), key=lambda q: s["armies"][q])
             for a in give:
                 if a.endswith(":" + leader):
@@ -135,27 +161,23 @@ class _Brain:
                 return f"brawl:{self._rival()}"
             return "recruit"
         opps = [q for q in s["players"] if q != me]
-        if self.level == "easy":
-            if self.rng.random() < 0.2:
+        if self.level == "easy":  # a Brawl now and then, for the fun of it
+            if self.rng.random() < EASY_BRAWL_CHANCE:
                 return f"brawl:{self.rng.choice(opps)}"
             return "recruit"
-        if self.level == "medium":  # medium minds its own army: it never brawls
+        if self.level != "expert":  # medium and hard mind their own army: they never brawl
             return "recruit"
         threat = max(opps, key=lambda q: s["armies"][q])
         # Someone who may attack the dragon next turn: a won Brawl can drop them below the Keep.
         if s["armies"][threat] >= KEEP_MIN_ARMY:
             return f"brawl:{threat}"
         # Far behind a leader near the Keep: a Brawl swings both armies at once.
-        if (
-            self.level == "hard"
-            and s["armies"][threat] - s["armies"][me] >= 3000
-            and s["armies"][threat] >= 4000
-        ):
+        if s["armies"][threat] - s["armies"][me] >= 3000 and s["armies"][threat] >= 4000:
             return f"brawl:{threat}"
         return "recruit"
 
     def _react(self) -> str:
-        if self.level != "easy":
+        if self.plays_cards:
             use = self._effect_use("attacker_five_dice")
             if use:
                 return use
@@ -168,14 +190,14 @@ class _Brain:
             return self._battle_roll(keeps)
         if not keeps:
             return self._rescue()
-        if self.level != "easy" and s["event"] == "dragon":
+        if self.plays_cards and s["event"] == "dragon":
             best = max(score(self._dice(k), self.g.table) or 0 for k in keeps)
             if best >= 300 and "companion" in self.legal:
                 return "companion"  # Hedge Wizard: a 5-in-6 chance the Dragon goes away
             use = self._effect_use("dragon_to_blank")
             if use and best >= 300:
                 return use
-        if self.level != "easy" and s["event"] == "blank":
+        if self.plays_cards and s["event"] == "blank":
             use = self._effect_use("blank_to_rally")
             best = max(score(self._dice(k), self.g.table) or 0 for k in keeps)
             if use and best >= 500:
@@ -184,7 +206,14 @@ class _Brain:
             return max(keeps, key=lambda k: (score(self._dice(k), self.g.table) or 0, len(k)))
         if self.level == "medium":  # the most soldiers now, then the most dice left to roll
             return max(keeps, key=lambda k: (self._keep_gain(k), -len(k)))
+        if self.level == "hard":
+            return max(keeps, key=lambda k: (self._keep_gain(k) + DIE_WORTH * self._dice_after(k), -len(k)))
         return self._best_keep(keeps)
+
+    def _dice_after(self, keep: str) -> int:
+        """Dice to roll after this keep (all of them again after hot dice)."""
+        left = len(self.g.dice_on_table()) - len(self._dice(keep))
+        return left or self.s["full"] or 6
 
     def _keep_gain(self, keep: str) -> int:
         """Soldiers this keep adds to the bank (Dragon eats them; Rally: the better of its two)."""
@@ -243,12 +272,14 @@ class _Brain:
             plan, target = self.win.action(s["armies"][self.me], s["armies"][d])
             if plan == "brawl":
                 return target
+        if self.level == "easy":  # a beginner banks an attack it would bank in a Recruit turn
+            return self.rng.choice(EASY_ATTACKS)
         need = s["armies"][d] - (KEEP_MIN_ARMY - 50) if s["armies"][d] >= KEEP_MIN_ARMY else 0
         return max(700, min(need + 300, 2500))
 
     def _rescue(self) -> str:
         """No scoring dice: try an item or Companion before accepting the Farkle."""
-        if self.level == "easy":
+        if not self.plays_cards:
             return "accept"
         for effect in ("cancel_farkle", "reroll_all"):
             use = self._effect_use(effect)
@@ -266,7 +297,7 @@ class _Brain:
 
     def _battle_roll(self, keeps: list[str]) -> str:
         s = self.s
-        if self.level != "easy":
+        if self.plays_cards:
             if s["event"] == "blank":
                 use = self._effect_use("blank_to_dragon")
                 if use:
@@ -292,6 +323,8 @@ class _Brain:
         s = self.s
         if "rally:item" not in self.legal:
             return "rally:double"
+        if self.level == "medium":  # the soldiers, always: it does not play the cards
+            return "rally:double"
         if self.level == "easy":
             return self.rng.choice(["rally:double", "rally:item"])
         room = self.g.item_count(self.me) + len(s["pending"][self.me]) < self.g.item_limit(self.me)
@@ -313,9 +346,11 @@ class _Brain:
                 return "roll" if (s["pool"] == 0 and t - aim < 1500 and self.level != "easy") else "stop"
             return "roll" if t < aim else "stop"
         if self.level == "easy":
-            return "stop" if t >= self.rng.choice([200, 300, 400, 600]) else "roll"
+            if s["pool"] == 0 and t < EASY_HOT_DICE_UNDER:
+                return "roll"  # hot dice: every beginner rolls them
+            return "stop" if t >= self.rng.choice(EASY_STOPS) else "roll"
         stop = "stop"
-        banner = self._effect_use("bank_bonus")
+        banner = self._effect_use("bank_bonus") if self.plays_cards else None
         if banner:
             stop = banner
         if t == 0:
@@ -323,11 +358,12 @@ class _Brain:
         if self.win is not None and s["action"] == "recruit":
             rival = s["armies"][self._rival()]
             return stop if self.win.should_stop(s["armies"][me], rival, n, t) else "roll"
+        if self.level == "hard":  # blind to the score: soldiers only, and a margin of caution
+            return "roll" if continue_value(table, n, t) > t * (1 + HARD_CAUTION) + 1e-6 else stop
         if s["armies"][me] + t >= KEEP_MIN_ARMY > s["armies"][me]:
             return stop
         if self.level == "medium":
-            limit = {1: 250, 2: 300, 3: 400, 4: 500, 5: 1000, 6: 3000}[n]
-            return stop if t >= limit else "roll"
+            return stop if t >= MEDIUM_STOPS[n] else "roll"
         return "roll" if continue_value(table, n, t) > t + 1e-6 else stop
 
     def _battle(self) -> str:

@@ -36,7 +36,7 @@ from tests.bot.helpers import (
 )
 
 BATTLE_AT = 1000  # instead of 5,000 soldiers
-SEED = int(os.environ.get("FARKLE_TEST_SEED", "22"))
+SEED = int(os.environ.get("FARKLE_TEST_SEED", "23"))
 HAND = "🔒 Show my hand / plan"
 ITEM_NAMES = {card.id: card.name for card in default_cards().items}
 
@@ -168,7 +168,7 @@ class Table:
                 self.brawled = True
                 await self.click(member, "Brawl bob")
             elif view["armies"]["p3"] >= BATTLE_AT - 300:  # keep the AI from the dragon
-                await self.click(member, "Brawl AI")
+                await self.click(member, "Brawl Easy AI")
             else:
                 await self.click(member, "Recruit")
         elif phase == "react":

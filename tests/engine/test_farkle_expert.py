@@ -9,10 +9,11 @@ that solution's and that the expert, in real games, never stops where rolling on
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 import pytest
 
-from engine.farkle import new_game
+from engine.farkle import FarkleGame, new_game
 from engine.farkle.ai import KEEP_MIN_ARMY, STEP, choose_action
 from engine.farkle.turn_solver import A_MAX, battle_outcomes, recruit_costs
 from engine.farkle.winprob import shipped
@@ -69,7 +70,7 @@ def test_expert_never_stops_when_rolling_on_wins_more_often() -> None:
     """Whole games, expert against hard: at every Recruit stop the expert makes, the exact turn
     solution says rolling on would not have won more often."""
     stops = 0
-    for seed in range(4):
+    for seed in range(6):
         g = new_game(["p1", "p2"], seed, first_player="lobby")
         levels = {"p1": "expert", "p2": "hard"} if seed % 2 == 0 else {"p1": "hard", "p2": "expert"}
         for k in range(3000):
@@ -90,22 +91,29 @@ def test_expert_never_stops_when_rolling_on_wins_more_often() -> None:
     assert stops > 10
 
 
-def test_expert_rolls_on_with_fresh_dice_where_hard_banks_at_the_keep() -> None:
-    """Army 4,600 and 400 banked with six fresh dice against a rival at 4,000: hard banks (the
-    Keep is reached); the expert rolls on, as the exact turn solution says it should."""
-    g = setup([([1, 1, 5, 5, 2, 3], "blank"), ([5, 5], "blank")], armies={"p1": 4600, "p2": 4000})
+def keep_reached_with_hot_dice(**options: Any) -> FarkleGame:
+    """Army 4,600 and 400 banked with six fresh dice against a rival at 4,000."""
+    g = setup([([1, 1, 5, 5, 2, 3], "blank"), ([5, 5], "blank")], armies={"p1": 4600, "p2": 4000}, **options)
     g.play("p1", "recruit")
     g.play("p1", "keep:1,1,5,5")
     g.play("p1", "roll")
     g.play("p1", "keep:5,5")
     assert (g.s["total"], g.s["pool"]) == (400, 0)
-    assert choose_action(g, "p1", "hard", 0) == "stop"
+    return g
+
+
+def test_expert_rolls_on_with_fresh_dice_where_medium_banks_at_the_keep() -> None:
+    """medium banks (the Keep is reached); the expert rolls on, as the exact turn solution says."""
+    g = keep_reached_with_hot_dice()
+    assert choose_action(g, "p1", "medium", 0) == "stop"
     _, roll = turn(4600, 4000)
     assert roll[6][8] < shipped().after_turn(5000, 4000)  # rolling on loses less often
     assert choose_action(g, "p1", "expert", 0) == "roll"
 
 
-def test_expert_plays_whole_games_at_three_seats_and_falls_back_to_hard_under_other_rules() -> None:
+def test_expert_plays_whole_games_at_three_seats_and_knows_the_score_under_other_rules() -> None:
+    """Under rules the win table was not solved for, the expert plays the exact turn solution
+    aware of the score: it banks when the bank reaches the Keep (hard, blind to it, rolls on)."""
     for seed in range(2):
         g = new_game(["p1", "p2", "p3"], seed)
         for k in range(5000):
@@ -116,9 +124,9 @@ def test_expert_plays_whole_games_at_three_seats_and_falls_back_to_hard_under_ot
             assert a in g.legal_actions(p)
             g.play(p, a)
         assert g.is_over
-    g = setup([([1, 1, 5, 5, 2, 3], "blank")], armies={"p1": 4600}, dragon_eats="turn")
-    g.play("p1", "recruit")
-    assert choose_action(g, "p1", "expert", 0) == choose_action(g, "p1", "hard", 0)
+    g = keep_reached_with_hot_dice(dragon_eats="turn")
+    assert choose_action(g, "p1", "expert", 0) == "stop"
+    assert choose_action(g, "p1", "hard", 0) == "roll"
 
 
 def test_expert_chooses_its_action_from_the_table() -> None:
