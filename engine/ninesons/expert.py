@@ -151,9 +151,13 @@ def _finishes_stack(st: State, a: tuple) -> bool:
     if a[0] == TAME:
         return True
     if a[0] != MOVE:
-        return False
+        return False  # a die is placed on an empty cell only
     cells = st.cells
     return any(len(cells[c]) == 2 for c in a[1][1:])
+
+
+def _stacks_of_two(st: State) -> list[bool]:
+    return [len(c) == 2 for c in st.cells]
 
 
 class ExpertSearch:
@@ -174,12 +178,14 @@ class ExpertSearch:
     def _ordered(self, st: State, acts: list[tuple], ply: int, first: tuple | None) -> list[tuple]:
         killer = self.killers.get(ply)
         hist = self.history
+        two = _stacks_of_two(st)  # what _finishes_stack asks, once per node instead of per action
 
         def rank(a: tuple) -> int:
             if a == first:
                 return -10_000_000
             s = hist.get(a, 0)
-            if _finishes_stack(st, a):
+            kind = a[0]
+            if kind == TAME or (kind == MOVE and any(two[c] for c in a[1][1:])):
                 s += 2_000_000
             if a == killer:
                 s += 1_000_000
@@ -194,7 +200,8 @@ class ExpertSearch:
             if stand >= beta or left <= 0:
                 return stand
             alpha = max(alpha, stand)
-            acts = [a for a in core.gen_moves(st, st.turn) if _finishes_stack(st, a)]
+            two = _stacks_of_two(st)
+            acts = [a for a in core.gen_moves(st, st.turn) if any(two[c] for c in a[1][1:])]
         else:
             stand = -INF
             acts = list(st.pending)
@@ -232,10 +239,19 @@ class ExpertSearch:
                     return e_val
         alpha0 = alpha
         best, best_move = -INF, None
-        for a in self._ordered(st, core.gen_actions(st), ply, first):
+        for i, a in enumerate(self._ordered(st, core.gen_actions(st), ply, first)):
             child = st.copy()
             core.apply(child, a)
-            v = self._child(st, child, depth if a[0] == TAME else depth - 1, alpha, beta, ply, None)
+            d = depth if a[0] == TAME else depth - 1
+            if i == 0:
+                v = self._child(st, child, d, alpha, beta, ply, None)
+            else:
+                # Principal variation search: the first move is most likely the best, so the
+                # others only need to be shown no better (a null window, cheap to refute);
+                # a move that is better after all is searched again with the full window.
+                v = self._child(st, child, d, alpha, alpha + 1, ply, None)
+                if alpha < v < beta:
+                    v = self._child(st, child, d, alpha, beta, ply, None)
             if v > best:
                 best, best_move = v, a
                 if v > alpha:
@@ -262,7 +278,13 @@ class ExpertSearch:
                 for idx, a in enumerate(order):
                     child = st.copy()
                     core.apply(child, a)
-                    v = self._child(st, child, depth if a[0] == TAME else depth - 1, alpha, INF, 0, None)
+                    d = depth if a[0] == TAME else depth - 1
+                    if idx == 0:
+                        v = self._child(st, child, d, alpha, INF, 0, None)
+                    else:  # principal variation search, as in `search`
+                        v = self._child(st, child, d, alpha, alpha + 1, 0, None)
+                        if v > alpha:
+                            v = self._child(st, child, d, alpha, INF, 0, None)
                     scored.append((v, -idx, a))
                     if v > alpha:
                         # The previous best is searched first, so a better move found in an
