@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from typing import Any
 
+from bench.common import pct
 from bench.strength import wilson
 from engine.ninesons import core, new_game
 from engine.ninesons.ai import choose_action
@@ -157,6 +159,8 @@ def match(level: str, games: int, first: int = 0) -> dict[str, Any]:
         "score": score / games,
         "wilson": [lo, hi],
         "ai_mean_s": sum(ai_times) / len(ai_times),
+        "ai_median_s": statistics.median(ai_times),
+        "ai_p99_s": pct(ai_times, 0.99),
         "reference_mean_s": sum(ref_times) / len(ref_times),
     }
 
@@ -173,7 +177,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(
         f"{r['level']} vs reference at equal time: {100 * r['score']:.0f} % of {r['games']} games "
         f"[{100 * r['wilson'][0]:.0f}, {100 * r['wilson'][1]:.0f}]; mean s per move: "
-        f"{r['level']} {r['ai_mean_s']:.2f}, reference {r['reference_mean_s']:.2f}"
+        f"{r['level']} {r['ai_mean_s']:.2f} (median {r['ai_median_s']:.2f}, p99 {r['ai_p99_s']:.2f}), "
+        f"reference {r['reference_mean_s']:.2f}"
     )
     return r
 

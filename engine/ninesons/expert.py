@@ -161,8 +161,9 @@ def _stacks_of_two(st: State) -> list[bool]:
 
 
 class ExpertSearch:
-    def __init__(self, node_budget: int, guard_seconds: float, rng: Rng) -> None:
+    def __init__(self, node_budget: int, guard_seconds: float, rng: Rng, *, null_window: bool = True) -> None:
         self.budget = node_budget
+        self.null_window = null_window  # False: plain alpha-beta (the tests compare the two)
         self.deadline = time.perf_counter() + guard_seconds
         self.rng = rng
         self.nodes = 0
@@ -243,7 +244,7 @@ class ExpertSearch:
             child = st.copy()
             core.apply(child, a)
             d = depth if a[0] == TAME else depth - 1
-            if i == 0:
+            if i == 0 or not self.null_window:
                 v = self._child(st, child, d, alpha, beta, ply, None)
             else:
                 # Principal variation search: the first move is most likely the best, so the
@@ -264,7 +265,7 @@ class ExpertSearch:
         self.tt[key] = (depth, best, flag, best_move)
         return best
 
-    def root(self, st: State) -> tuple[tuple, int, int]:
+    def root(self, st: State, max_depth: int = MAX_DEPTH) -> tuple[tuple, int, int]:
         acts = core.gen_actions(st)
         self.rng.shuffle(acts)  # seeded variety among equal moves
         if len(acts) == 1:
@@ -272,14 +273,14 @@ class ExpertSearch:
         best_move, best_val, completed = acts[0], -INF, 0
         order = acts
         try:
-            for depth in range(1, MAX_DEPTH + 1):
+            for depth in range(1, max_depth + 1):
                 alpha = -INF
                 scored: list[tuple[int, int, tuple]] = []
                 for idx, a in enumerate(order):
                     child = st.copy()
                     core.apply(child, a)
                     d = depth if a[0] == TAME else depth - 1
-                    if idx == 0:
+                    if idx == 0 or not self.null_window:
                         v = self._child(st, child, d, alpha, INF, 0, None)
                     else:  # principal variation search, as in `search`
                         v = self._child(st, child, d, alpha, alpha + 1, 0, None)
