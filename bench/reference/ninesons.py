@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from typing import Any
 
+from bench.common import pct
 from bench.strength import wilson
 from engine.ninesons import core, new_game
 from engine.ninesons.ai import choose_action
@@ -117,11 +119,12 @@ def reference_action(game: NineSonsGame, seconds: float, seed: int) -> str:
     return action_to_str(Reference(seconds).choose(st), st.pending)
 
 
-def match(level: str, games: int) -> dict[str, Any]:
+def match(level: str, games: int, first: int = 0) -> dict[str, Any]:
     score = 0.0
     ai_times: list[float] = []
     ref_times: list[float] = []
-    for i in range(games):
+    for i in range(first, first + games):
+        game_cpu = time.process_time()
         players = ["p1", "p2"]
         ai_seat = players[i % 2]
         g = new_game(players, 50_000 + i // 2, first_player="first")
@@ -145,7 +148,8 @@ def match(level: str, games: int) -> dict[str, Any]:
             score += 1.0
         print(
             f"game {i + 1}: {level} {'won' if res.winners == [ai_seat] else 'did not win'} "
-            f"({res.reason}); running {score}/{i + 1}",
+            f"({res.reason}, {len(mine)} moves, {time.process_time() - game_cpu:.0f} s CPU); "
+            f"running {score}/{i + 1 - first}",
             flush=True,
         )
     lo, hi = wilson(score, games)
@@ -155,6 +159,8 @@ def match(level: str, games: int) -> dict[str, Any]:
         "score": score / games,
         "wilson": [lo, hi],
         "ai_mean_s": sum(ai_times) / len(ai_times),
+        "ai_median_s": statistics.median(ai_times),
+        "ai_p99_s": pct(ai_times, 0.99),
         "reference_mean_s": sum(ref_times) / len(ref_times),
     }
 
@@ -163,12 +169,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--level", default="expert")
+    ap.add_argument(
+        "--first", type=int, default=0, help="index of the first game (to split a match over processes)"
+    )
     args = ap.parse_args(argv)
-    r = match(args.level, args.games)
+    r = match(args.level, args.games, args.first)
     print(
         f"{r['level']} vs reference at equal time: {100 * r['score']:.0f} % of {r['games']} games "
         f"[{100 * r['wilson'][0]:.0f}, {100 * r['wilson'][1]:.0f}]; mean s per move: "
-        f"{r['level']} {r['ai_mean_s']:.2f}, reference {r['reference_mean_s']:.2f}"
+        f"{r['level']} {r['ai_mean_s']:.2f} (median {r['ai_median_s']:.2f}, p99 {r['ai_p99_s']:.2f}), "
+        f"reference {r['reference_mean_s']:.2f}"
     )
     return r
 

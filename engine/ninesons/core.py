@@ -83,6 +83,11 @@ class Rules:
 POINTS, CARDS, REPETITION, NO_ACTION = "points", "cards", "repetition", "no_action"
 
 
+# A die ``d`` is written chr(48 + d) in the repetition key. ``key`` runs after every action the AI
+# searches, so it maps a whole stack's bytes through this table at once instead of char by char.
+_DIE_CHARS = bytes((48 + d) % 256 for d in range(256))
+
+
 class State:
     """Mutable game position. ``copy`` is cheap; the AI searches on copies."""
 
@@ -149,7 +154,7 @@ class State:
         tamed cards and the side to move."""
         parts = [
             ",".join(map(str, self.slots)),
-            "/".join("".join(chr(48 + d) for d in c) for c in self.cells),
+            "/".join([bytes(c).translate(_DIE_CHARS).decode() for c in self.cells]),
             "".join(map(str, self.reserve[0])),
             "".join(map(str, self.reserve[1])),
             "".join(map(str, sorted(self.removed[0]))),

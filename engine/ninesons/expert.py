@@ -151,14 +151,19 @@ def _finishes_stack(st: State, a: tuple) -> bool:
     if a[0] == TAME:
         return True
     if a[0] != MOVE:
-        return False
+        return False  # a die is placed on an empty cell only
     cells = st.cells
     return any(len(cells[c]) == 2 for c in a[1][1:])
 
 
+def _stacks_of_two(st: State) -> list[bool]:
+    return [len(c) == 2 for c in st.cells]
+
+
 class ExpertSearch:
-    def __init__(self, node_budget: int, guard_seconds: float, rng: Rng) -> None:
+    def __init__(self, node_budget: int, guard_seconds: float, rng: Rng, *, null_window: bool = True) -> None:
         self.budget = node_budget
+        self.null_window = null_window  # False: plain alpha-beta (the tests compare the two)
         self.deadline = time.perf_counter() + guard_seconds
         self.rng = rng
         self.nodes = 0
@@ -174,12 +179,14 @@ class ExpertSearch:
     def _ordered(self, st: State, acts: list[tuple], ply: int, first: tuple | None) -> list[tuple]:
         killer = self.killers.get(ply)
         hist = self.history
+        two = _stacks_of_two(st)  # what _finishes_stack asks, once per node instead of per action
 
         def rank(a: tuple) -> int:
             if a == first:
                 return -10_000_000
             s = hist.get(a, 0)
-            if _finishes_stack(st, a):
+            kind = a[0]
+            if kind == TAME or (kind == MOVE and any(two[c] for c in a[1][1:])):
                 s += 2_000_000
             if a == killer:
                 s += 1_000_000
@@ -194,7 +201,8 @@ class ExpertSearch:
             if stand >= beta or left <= 0:
                 return stand
             alpha = max(alpha, stand)
-            acts = [a for a in core.gen_moves(st, st.turn) if _finishes_stack(st, a)]
+            two = _stacks_of_two(st)
+            acts = [a for a in core.gen_moves(st, st.turn) if any(two[c] for c in a[1][1:])]
         else:
             stand = -INF
             acts = list(st.pending)
@@ -232,10 +240,19 @@ class ExpertSearch:
                     return e_val
         alpha0 = alpha
         best, best_move = -INF, None
-        for a in self._ordered(st, core.gen_actions(st), ply, first):
+        for i, a in enumerate(self._ordered(st, core.gen_actions(st), ply, first)):
             child = st.copy()
             core.apply(child, a)
-            v = self._child(st, child, depth if a[0] == TAME else depth - 1, alpha, beta, ply, None)
+            d = depth if a[0] == TAME else depth - 1
+            if i == 0 or not self.null_window:
+                v = self._child(st, child, d, alpha, beta, ply, None)
+            else:
+                # Principal variation search: the first move is most likely the best, so the
+                # others only need to be shown no better (a null window, cheap to refute);
+                # a move that is better after all is searched again with the full window.
+                v = self._child(st, child, d, alpha, alpha + 1, ply, None)
+                if alpha < v < beta:
+                    v = self._child(st, child, d, alpha, beta, ply, None)
             if v > best:
                 best, best_move = v, a
                 if v > alpha:
@@ -248,7 +265,7 @@ class ExpertSearch:
         self.tt[key] = (depth, best, flag, best_move)
         return best
 
-    def root(self, st: State) -> tuple[tuple, int, int]:
+    def root(self, st: State, max_depth: int = MAX_DEPTH) -> tuple[tuple, int, int]:
         acts = core.gen_actions(st)
         self.rng.shuffle(acts)  # seeded variety among equal moves
         if len(acts) == 1:
@@ -256,13 +273,19 @@ class ExpertSearch:
         best_move, best_val, completed = acts[0], -INF, 0
         order = acts
         try:
-            for depth in range(1, MAX_DEPTH + 1):
+            for depth in range(1, max_depth + 1):
                 alpha = -INF
                 scored: list[tuple[int, int, tuple]] = []
                 for idx, a in enumerate(order):
                     child = st.copy()
                     core.apply(child, a)
-                    v = self._child(st, child, depth if a[0] == TAME else depth - 1, alpha, INF, 0, None)
+                    d = depth if a[0] == TAME else depth - 1
+                    if idx == 0 or not self.null_window:
+                        v = self._child(st, child, d, alpha, INF, 0, None)
+                    else:  # principal variation search, as in `search`
+                        v = self._child(st, child, d, alpha, alpha + 1, 0, None)
+                        if v > alpha:
+                            v = self._child(st, child, d, alpha, INF, 0, None)
                     scored.append((v, -idx, a))
                     if v > alpha:
                         # The previous best is searched first, so a better move found in an
