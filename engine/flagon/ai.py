@@ -58,6 +58,10 @@ def choose_action(game: Game, player: str, level: str, seed: int) -> str:
             if hit:
                 return hit[0]
         return rnd.choice(acts)
+    if level == "expert" and verb != "daze":
+        from engine.flagon import ai_expert
+
+        return ai_expert.choose(game, player, acts, rnd)
     if verb in ("face", "turn"):
         return _face(game, acts, rnd)
     if verb == "plan":

@@ -1,0 +1,152 @@
+"""The Flagon ``expert``: determinised Monte Carlo scored by threats, with a facing policy.
+
+What medium and hard miss (read from their games): a position is scored only by reputation at the
+moment the planned card resolves, so a Move is worth nothing and its destination is picked by the
+order of the options; the free facing change always turns to the nearest enemy, whatever the next
+card needs (a Slash, a Charge two squares ahead, a Throw along a ray), so many attacks hit nobody.
+The expert instead
+
+* scores a position with :func:`engine.flagon.ai_eval.evaluate`: the balance plus what every
+  character's next card would take from where it stands now (mine added, the others' subtracted);
+* turns, after each action, to the facing that gives its next card the most (played out on a
+  copy), in its own decisions and for every character in its rollouts;
+* plans by determinised rollouts (the others' hidden cards sampled as medium would plan them),
+  each candidate scored by that evaluation once the candidate has been performed.
+
+Deterministic for a seed; budgeted by samples, not by the clock.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.flagon import ai_eval as E
+from engine.flagon import geometry as G
+from engine.flagon.ai import _acted, _determinize, _face, _plan_easy, _usable
+from engine.flagon.game import FlagonGame
+
+PLAN_SAMPLES = 3
+CHOICE_SAMPLES = 2
+MAX_CANDIDATES = 10
+ROLLOUT_LIMIT = 60
+
+
+def choose(game: FlagonGame, player: str, acts: list[str], rnd: random.Random) -> str:
+    """The expert's answer to any question with more than one option."""
+    verb = acts[0].split(":", 1)[0]
+    pend = game.s["pending"]
+    if verb == "face" and pend and pend.get("after"):
+        return _turn(game, acts, rnd)
+    if verb == "plan":
+        return _plan(game, player, acts, rnd)
+    return _choice(game, player, acts, rnd)
+
+
+def _turn(game: FlagonGame, acts: list[str], rnd: random.Random) -> str:
+    """The free facing change: what the next card takes from here, the nearest enemy on ties."""
+    cid = acts[0].split(":")[1]
+    sides = E.sides_of(game)
+    default = _face(game, acts, rnd).rsplit(":", 1)[1]
+    s = game.s
+    if not s["chars"][cid]["slots"]:
+        f, v = E.best_facing(s, cid, sides)
+        return f"face:{cid}:{f if v > 0 else default}"
+    best, best_val = default, E.card_gain(s, cid, sides, default)
+    for f in G.FACINGS:
+        v = E.card_gain(s, cid, sides, f)
+        if v > best_val + 1e-9:
+            best, best_val = f, v
+    return f"face:{cid}:{best}"
+
+
+def _policy(g: FlagonGame, p: str, rnd: random.Random) -> str:
+    """The rollout policy: plausible random plans, the facing that feeds the next card."""
+    acts = g.legal_actions(p)
+    if len(acts) == 1:
+        return acts[0]
+    verb = acts[0].split(":", 1)[0]
+    if verb == "plan":
+        return _plan_easy(g, acts, rnd)
+    pend = g.s["pending"]
+    if verb == "face" and pend and pend.get("after"):
+        return _turn(g, acts, rnd)
+    if verb in ("face", "turn"):
+        return _face(g, acts, rnd)
+    if verb == "daze":
+        from engine.flagon.ai import choose_action
+
+        return choose_action(g, p, "medium", rnd.randrange(1 << 30))
+    return rnd.choice(acts)
+
+
+def _rollout(g: FlagonGame, player: str, rnd: random.Random, done: object) -> float:
+    for _ in range(ROLLOUT_LIMIT):
+        if g.is_over or done(g):  # type: ignore[operator]
+            break
+        ta = g.to_act()
+        if not ta:
+            break
+        try:
+            g._apply(ta[0], _policy(g, ta[0], rnd))
+        except RuntimeError:  # a sampled position that cannot replay an old answer
+            break
+    if g.is_over:
+        # The end: reputation is all that counts (the tie-break is worth half a point).
+        sides = E.sides_of(g)
+        return E.side_balance(g.s, sides[player], sides) * 1.0
+    return E.evaluate(g, player)
+
+
+def _plan(game: FlagonGame, player: str, acts: list[str], rnd: random.Random) -> str:
+    cid = acts[0].split(":")[1]
+    mine = [a for a in acts if a.split(":")[1] == cid]
+    cands = _usable(game, mine) or mine
+    if len(cands) > MAX_CANDIDATES:
+        cands = sorted(rnd.sample(cands, MAX_CANDIDATES))
+    slot = int(mine[0].split(":")[2])
+    target = _acted(game, cid) + slot
+
+    def done(g: FlagonGame) -> bool:
+        return _acted(g, cid) >= target
+
+    seeds = [rnd.randrange(1 << 30) for _ in range(PLAN_SAMPLES)]
+    best, best_val = cands[0], -1e9
+    for a in cands:
+        total = 0.0
+        for sd in seeds:
+            r2 = random.Random(sd)
+            g = _determinize(game, player, r2, True)
+            try:
+                g._apply(player, a)
+            except RuntimeError:
+                continue
+            total += _rollout(g, player, r2, done)
+        val = total / len(seeds) + rnd.random() * 1e-3
+        if val > best_val:
+            best, best_val = a, val
+    return best
+
+
+def _choice(game: FlagonGame, player: str, acts: list[str], rnd: random.Random) -> str:
+    """A question while a card resolves: each option played out to the end of the activation,
+    the position then scored with its threats."""
+    acting = game.s["pending"]["char"] if game.s["pending"] else None
+    if acting is None:
+        return rnd.choice(acts)
+    opts = acts if len(acts) <= 12 else sorted(rnd.sample(acts, 12))
+    start = _acted(game, acting)
+    best, best_val = opts[0], -1e9
+    for a in opts:
+        total = 0.0
+        for k in range(CHOICE_SAMPLES):
+            r2 = random.Random(k * 7919 + 17)
+            g = _determinize(game, player, r2, True)
+            try:
+                g._apply(player, a)
+            except RuntimeError:
+                continue
+            total += _rollout(g, player, r2, lambda g2: _acted(g2, acting) > start)
+        val = total + rnd.random() * 1e-3
+        if val > best_val:
+            best, best_val = a, val
+    return best
