@@ -34,7 +34,7 @@ register(
         game_class=FlagonGame,
         new_game=new_game,
         choose_ai_action=choose_action,
-        ai_levels=("easy", "medium", "hard", "expert"),
+        ai_levels=("easy", "medium", "hard"),  # "expert" plays hard (engine/flagon/ai.py)
         rules_summary=RULES_SUMMARY,
         emoji="🍺",
         turn_timeout=600,
