@@ -47,20 +47,20 @@ def test_each_level_is_deterministic_per_seed(level):
 
 
 def test_no_level_ever_plans_an_illegal_card():
-    """A four-seat game, one player of each level and a second hard (two thirds of it, to keep
+    """A four-seat game, one player of each level and a second hard (its first 120 answers, to keep
     the test short): every answer, every planned card legal."""
     g = new_game(["p1", "p2", "p3", "p4"], 3)
     level_of = dict(zip(g.players, (*LEVELS, "hard"), strict=True))
     plans = 0
     i = 0
-    while not g.is_over and i < 200:
+    while not g.is_over and i < 120:
         p = g.to_act()[0]
         a = choose_action(g, p, level_of[p], i)
         assert a in g.legal_actions(p), (level_of[p], a)
         plans += a.startswith("plan:")
         g.play(p, a)
         i += 1
-    assert plans > 40
+    assert plans > 30
 
 
 def test_hard_decides_within_a_second_of_cpu():
