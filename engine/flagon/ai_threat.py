@@ -21,10 +21,11 @@ Deterministic for a seed; budgeted by samples, not by the clock.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from engine.flagon import ai_eval as E
 from engine.flagon import geometry as G
-from engine.flagon.ai import _acted, _determinize, _face, _plan_easy, _usable
+from engine.flagon.ai import _acted, _determinize, _face, _quick, _usable
 from engine.flagon.cards import deck_of, load_cards
 from engine.flagon.game import FlagonGame
 from engine.flagon.rules import Ctx, Rules
@@ -93,27 +94,15 @@ def opponent_model(game: FlagonGame, player: str) -> dict[str, dict[str, float]]
 def _policy(g: FlagonGame, p: str, rnd: random.Random, me: str) -> str:
     """The rollout policy: plausible random plans; my side turns to feed its next card, the
     others to the nearest enemy, as medium and hard do."""
-    acts = g.legal_actions(p)
-    if len(acts) == 1:
-        return acts[0]
-    verb = acts[0].split(":", 1)[0]
-    if verb == "plan":
-        return _plan_easy(g, acts, rnd)
     pend = g.s["pending"]
-    if verb == "face" and pend and pend.get("after") and g.side_of(p) == g.side_of(me):
-        return _turn(g, acts, rnd)
-    if verb in ("face", "turn"):
-        return _face(g, acts, rnd)
-    if verb == "daze":
-        from engine.flagon.ai import choose_action
-
-        return choose_action(g, p, "medium", rnd.randrange(1 << 30))
-    return rnd.choice(acts)
+    if pend and pend.get("after") and g.side_of(p) == g.side_of(me) and len(pend["options"]) > 1:
+        return _turn(g, list(pend["options"]), rnd)
+    return _quick(g, p, rnd)
 
 
-def _rollout(g: FlagonGame, player: str, rnd: random.Random, done: object) -> float:
+def _rollout(g: FlagonGame, player: str, rnd: random.Random, done: Callable[[FlagonGame], bool]) -> float:
     for _ in range(ROLLOUT_LIMIT):
-        if g.is_over or done(g):  # type: ignore[operator]
+        if g.is_over or done(g):
             break
         ta = g.to_act()
         if not ta:
@@ -122,10 +111,9 @@ def _rollout(g: FlagonGame, player: str, rnd: random.Random, done: object) -> fl
             g._apply(ta[0], _policy(g, ta[0], rnd, player))
         except RuntimeError:  # a sampled position that cannot replay an old answer
             break
-    if g.is_over:
-        # The end: reputation is all that counts (the tie-break is worth half a point).
+    if g.is_over:  # the end: only reputation counts, no threats are left
         sides = E.sides_of(g)
-        return E.side_balance(g.s, sides[player], sides) * 1.0
+        return E.side_balance(g.s, sides[player], sides)
     return E.evaluate(g, player)
 
 
