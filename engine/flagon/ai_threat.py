@@ -1,6 +1,6 @@
 """The Flagon ``hard`` level: determinised Monte Carlo scored by threats, with a facing policy.
 
-What medium and hard miss (read from their games): a position is scored only by reputation at the
+What medium (and the old hard and expert, medium with more samples) misses, read from their games: a position is scored only by reputation at the
 moment the planned card resolves, so a Move is worth nothing and its destination is picked by the
 order of the options; the free facing change always turns to the nearest enemy, whatever the next
 card needs (a Slash, a Charge two squares ahead, a Throw along a ray), so many attacks hit nobody.
@@ -9,7 +9,7 @@ Hard instead
 * scores a position with :func:`engine.flagon.ai_eval.evaluate`: the balance plus what every
   character's next card would take from where it stands now (mine added, the others' subtracted);
 * turns, after each action, to the facing that gives its next card the most (played out on a
-  copy), in its own decisions and for every character in its rollouts;
+  copy), in its own decisions and for its own side in its rollouts;
 * plans by determinised rollouts, the others' hidden cards sampled from an opponent model
   (:func:`opponent_model`: the card that would hit now is the likely one), each candidate scored
   by that evaluation once the candidate has been performed;
