@@ -2,8 +2,9 @@
 
 What medium (and the old hard and expert, medium with more samples) misses, read from their
 games: a position is scored only by reputation at the moment the planned card resolves, so a Move
-is worth nothing and its destination is picked by the order of the options; the free facing change always turns to the nearest enemy, whatever the next
-card needs (a Slash, a Charge two squares ahead, a Throw along a ray), so many attacks hit nobody.
+is worth nothing and its destination is picked by the order of the options; the free facing
+change always turns to the nearest enemy, whatever the next card needs (a Slash, a Charge two
+squares ahead, a Throw along a ray), so many attacks hit nobody.
 Hard instead
 
 * scores a position with :func:`engine.flagon.ai_eval.evaluate`: the balance plus what every
