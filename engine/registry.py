@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -62,6 +62,9 @@ class GameInfo:
     new_game: Callable[..., Game]  # (players, seed, **options) -> Game
     choose_ai_action: AiFunction
     ai_levels: tuple[str, ...] = ("easy", "medium", "hard")
+    # Levels a game no longer offers -> the level that plays them now (a saved game, a lobby or a
+    # rematch may still name one); its choose_ai_action accepts them too.
+    ai_level_aliases: Mapping[str, str] = field(default_factory=dict)
     rules_summary: str = ""  # a few lines for /game rules; say which values are reconstructions
     emoji: str = "🎲"
     # The server setting turn_timeout.<name> (seconds to act) takes its default and its

@@ -208,6 +208,7 @@ class Lobby(AiSeats):
                 raise NotAllowed("AI seats are turned off in this server.")
             info = registry.get(rec.kind)
             level = level or info.ai_levels[min(1, len(info.ai_levels) - 1)]
+            level = info.ai_level_aliases.get(level, level)  # a removed level (e.g. a rematch's)
             if level not in info.ai_levels:
                 raise SessionError(f"AI level must be one of: {', '.join(info.ai_levels)}.")
             if len(rec.seats) >= info.game_class.MAX_PLAYERS:

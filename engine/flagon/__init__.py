@@ -12,7 +12,7 @@ Card numbers and the board geometry are reconstructions (see data/cards.toml, da
 from __future__ import annotations
 
 from engine.flagon import plugin
-from engine.flagon.ai import choose_action
+from engine.flagon.ai import LEVEL_ALIASES, choose_action
 from engine.flagon.game import FlagonGame, new_game
 from engine.registry import GameInfo, register
 
@@ -34,7 +34,8 @@ register(
         game_class=FlagonGame,
         new_game=new_game,
         choose_ai_action=choose_action,
-        ai_levels=("easy", "medium", "hard", "expert"),
+        ai_levels=("easy", "medium", "hard"),
+        ai_level_aliases=LEVEL_ALIASES,
         rules_summary=RULES_SUMMARY,
         emoji="🍺",
         turn_timeout=600,

@@ -1,17 +1,19 @@
-"""Computer players for The Dragon & Flagon.
+"""Computer players for The Dragon & Flagon: three levels that differ in kind.
 
 * ``easy``: plans cards whose requirements hold right now and answers choices at random.
 * ``medium``: Monte Carlo. Every candidate card is tried in copies of the game where the
   opponents' hidden cards are *replaced by samples* from what they could have planned (the AI
   never looks at real hidden plans), the step is played out with quick policies, and the card
   with the best average reputation balance is planned. Choices while a card resolves are scored
-  by playing the rest of the activation out for each option.
-* ``hard``: an opponent model instead of blind samples. The other characters' hidden plans are
-  sampled as medium would have planned them: cards whose requirements hold now first (medium
-  plans among those), the rest only to fill the slots. More samples per candidate than medium.
-* ``expert``: hard with more samples, for plans and for choices while a card resolves.
+  by playing the rest of the activation out for each option. It turns to the nearest enemy.
+* ``hard`` (engine/flagon/ai_threat.py): positions scored by threats (what every character's
+  next card would take from where it stands) and time left, the others' hidden cards sampled
+  from an opponent model (the hit that is on), turning to feed its next card, and picking the
+  characters that win most.
 
-Every level is deterministic for a seed (no clock is read).
+``expert`` was a fourth level until issue 28's ladder measured it no stronger than ``hard`` (both
+were medium with more samples then); a saved game or lobby seat that names it plays ``hard``
+(:data:`LEVEL_ALIASES`). Every level is deterministic for a seed (no clock is read).
 """
 
 from __future__ import annotations
@@ -28,9 +30,11 @@ from engine.flagon.rules import Ctx, Rules
 # Cards a player is happy to give away to a Daze (cheap, harmless when revealed later).
 DAZE_PREFERENCE = ("move", "move2", "dash", "pickup", "riposte", "slash")
 CHAR_PREFERENCE = ("thras", "asma", "goodheart", "montero", "margalo", "teo", "nari", "tuuli", "jack")
-SAMPLES = {"medium": 2, "hard": 4, "expert": 6}
-CHOICE_SAMPLES = {"medium": 2, "hard": 2, "expert": 3}
-MODELLED = ("hard", "expert")  # levels that sample the others' plans as medium would plan them
+# Hard takes the characters that won most in AI games (Asma's ranged spells, Montero's
+# one-time Witty Retort) while they are free.
+HARD_CHAR_PREFERENCE = ("asma", "montero", "thras", "goodheart", "margalo", "teo", "nari", "tuuli", "jack")
+SAMPLES = 2  # medium's samples per candidate card
+LEVEL_ALIASES = {"expert": "hard"}  # a level that was removed -> the level that plays it now
 ROLLOUT_LIMIT = 80
 
 
@@ -42,10 +46,11 @@ def choose_action(game: Game, player: str, level: str, seed: int) -> str:
         raise ValueError("no legal action")
     if len(acts) == 1:
         return acts[0]
+    level = LEVEL_ALIASES.get(level, level)
     rnd = random.Random(seed)
     verb = acts[0].split(":", 1)[0]
     if verb == "char":
-        for c in CHAR_PREFERENCE:
+        for c in HARD_CHAR_PREFERENCE if level == "hard" else CHAR_PREFERENCE:
             if f"char:{c}" in acts:
                 return f"char:{c}"
     if verb in ("start", "slide", "barrel", "preface") or (
@@ -58,13 +63,17 @@ def choose_action(game: Game, player: str, level: str, seed: int) -> str:
             if hit:
                 return hit[0]
         return rnd.choice(acts)
+    if level == "hard":
+        from engine.flagon import ai_threat
+
+        return ai_threat.choose(game, player, acts, rnd)
     if verb in ("face", "turn"):
         return _face(game, acts, rnd)
     if verb == "plan":
         if level == "easy":
             return _plan_easy(game, acts, rnd)
-        return _plan_mc(game, player, acts, rnd, SAMPLES.get(level, 3), level in MODELLED)
-    return _choice_mc(game, player, acts, rnd, CHOICE_SAMPLES.get(level, 2), level in MODELLED)
+        return _plan_mc(game, player, acts, rnd, SAMPLES)
+    return _choice_mc(game, player, acts, rnd, SAMPLES)
 
 
 # ---------------------------------------------------------------- quick policies
@@ -131,24 +140,19 @@ def _score(game: FlagonGame, player: str) -> float:
     return val
 
 
-def _plausible_first(game: FlagonGame, cid: str, pool: list[str], rnd: random.Random) -> list[str]:
-    """The opponent model: ``pool`` shuffled with the cards medium would plan for ``cid`` now
-    (requirements met, not purple while prone) ahead of the rest."""
-    r = Rules(game.s, Ctx([]))
-    cards = load_cards()
-    prone = game.s["chars"][cid]["prone"]
-    likely: list[str] = []
-    rest: list[str] = []
-    for k in pool:
-        card = cards[k]
-        ok = not (prone and card["purple"]) and r.requirement_unmet(cid, card) is None
-        (likely if ok else rest).append(k)
-    rnd.shuffle(likely)
-    rnd.shuffle(rest)
-    return likely + rest
+def _weighted_order(pool: list[str], weight: dict[str, float], rnd: random.Random) -> list[str]:
+    """``pool`` in a random order where heavier cards tend to come first (weighted sampling
+    without replacement: each card's key is u ** (1 / w))."""
+    keyed = [(rnd.random() ** (1.0 / max(1e-6, weight.get(k, 1.0))), k) for k in pool]
+    return [k for _, k in sorted(keyed, reverse=True)]
 
 
-def _determinize(game: FlagonGame, player: str, rnd: random.Random, model: bool = False) -> FlagonGame:
+def _determinize(
+    game: FlagonGame,
+    player: str,
+    rnd: random.Random,
+    weights: dict[str, dict[str, float]] | None = None,
+) -> FlagonGame:
     """A copy in which every hidden card of the other players is replaced by a plausible sample.
 
     Mid-card (a question with a replay snapshot) the snapshot is determinized instead, the other
@@ -170,8 +174,8 @@ def _determinize(game: FlagonGame, player: str, rnd: random.Random, model: bool 
         public = set(c["faceup"]) | set(c["removed"]) | set(c["mat"]) | set(keep) | revealed
         pool = [k for k in deck_of(cid) if k not in public and k != c.get("playing")]
         rnd.shuffle(pool)
-        if model and not replay:
-            pool = _plausible_first(game, cid, pool, rnd)
+        if weights is not None and not replay and cid in weights:  # hard's opponent model
+            pool = _weighted_order(pool, weights[cid], rnd)
         n = len(slots) - len(keep)
         c["slots"] = keep + pool[:n]
         spare[cid] = pool[n:]
@@ -213,9 +217,7 @@ def _rollout(g: FlagonGame, player: str, rnd: random.Random, done: Any) -> float
     return _score(g, player)
 
 
-def _plan_mc(
-    game: FlagonGame, player: str, acts: list[str], rnd: random.Random, samples: int, model: bool = False
-) -> str:
+def _plan_mc(game: FlagonGame, player: str, acts: list[str], rnd: random.Random, samples: int) -> str:
     cid = acts[0].split(":")[1]
     mine = [a for a in acts if a.split(":")[1] == cid]
     cands = _usable(game, mine) or mine
@@ -233,7 +235,7 @@ def _plan_mc(
         total = 0.0
         for sd in seeds:
             r2 = random.Random(sd)
-            g = _determinize(game, player, r2, model)
+            g = _determinize(game, player, r2)
             try:
                 g._apply(player, a)
             except RuntimeError:
@@ -250,9 +252,7 @@ def _acted(g: FlagonGame, cid: str) -> int:
     return int(g.s["chars"][cid]["actions"])
 
 
-def _choice_mc(
-    game: FlagonGame, player: str, acts: list[str], rnd: random.Random, samples: int = 2, model: bool = False
-) -> str:
+def _choice_mc(game: FlagonGame, player: str, acts: list[str], rnd: random.Random, samples: int = 2) -> str:
     acting = game.s["pending"]["char"] if game.s["pending"] else None
     if acting is None:
         return rnd.choice(acts)
@@ -263,7 +263,7 @@ def _choice_mc(
         total = 0.0
         for k in range(samples):
             r2 = random.Random(k * 7919 + len(a))
-            g = _determinize(game, player, r2, model)
+            g = _determinize(game, player, r2)
             try:
                 g._apply(player, a)
             except RuntimeError:
