@@ -37,6 +37,12 @@ def main(argv: list[str] | None = None) -> int:
         "--pin", action="store_true", help="the bot on one CPU, the bench on the others (sched_setaffinity)"
     )
     parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="run the bot as this many processes (shard i of as many each) on a throw-away PostgreSQL",
+    )
+    parser.add_argument(
         "--profile", metavar="PREFIX", help="run the bot under cProfile: PREFIX.<n>.prof per warm-up/window"
     )
     args = parser.parse_args(argv)
@@ -63,7 +69,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     warmup = min(high, 15.0 if args.quick else 20.0)
     results = asyncio.run(
-        ramp(steps, window, (low, high), args.seed, warmup=warmup, profile=args.profile, pin=args.pin)
+        ramp(
+            steps,
+            window,
+            (low, high),
+            args.seed,
+            warmup=warmup,
+            profile=args.profile,
+            pin=args.pin,
+            processes=max(1, args.processes),
+        )
     )
     if args.plot:
         from bench.discord_scale.plot import draw, save
