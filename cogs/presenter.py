@@ -11,11 +11,11 @@ import asyncio
 import contextlib
 import hashlib
 import io
-import json
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
+import orjson
 
 import render
 from cogs import components, menu, results
@@ -132,7 +132,7 @@ class Presenter:
             if known is not None and known[0][0] == key and known[1]:
                 kept = known[1]  # the message shows this picture already: not drawn again
                 embed.set_image(url="attachment://board.png")
-            elif png := await self._board_png(rec, public, names):
+            elif png := await self._board_png(rec, public, names, key):
                 files.append(BoardPicture(key, png, f"{info.title} board"))
                 embed.set_image(url="attachment://board.png")
         if rec.status == "active" and not ended:
@@ -143,12 +143,15 @@ class Presenter:
             view = None
         return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": kept or files})
 
-    async def _board_png(self, rec: GameRecord, public: dict[str, Any], names: dict[str, str]) -> bytes | None:
+    async def _board_png(
+        self, rec: GameRecord, public: dict[str, Any], names: dict[str, str], key: str | None = None
+    ) -> bytes | None:
         """The board image, redrawn only when what it shows changed. A game's UI module may
         narrow that with its ``image_view(view)`` hook (Flagon leaves out who is still planning, so the
-        picture changes once per time step, not once per submitted plan)."""
+        picture changes once per time step, not once per submitted plan). ``key``: its
+        :func:`picture_key`, when the caller has it already."""
         shown = ui_for(rec.kind).image_view(public)
-        key = picture_key(shown, names)
+        key = key or picture_key(shown, names)
         cached = self._images.get(rec.id)
         if cached is not None and cached[0] == key:
             self._images.move_to_end(rec.id)
@@ -403,10 +406,10 @@ class BoardPicture(discord.File):
 
 
 def picture_key(shown: dict[str, Any], names: dict[str, str]) -> str:
-    """The digest of what a board picture shows (its image view and the names on it)."""
-    return hashlib.sha1(
-        json.dumps([shown, names], sort_keys=True, default=str).encode(), usedforsecurity=False
-    ).hexdigest()
+    """The digest of what a board picture shows (its image view and the names on it). Kept in
+    memory only, so orjson (several times faster than the standard library) may write it."""
+    blob = orjson.dumps([shown, names], option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
+    return hashlib.sha1(blob, usedforsecurity=False).hexdigest()
 
 
 def picture_digest(files: list[discord.File]) -> str:
