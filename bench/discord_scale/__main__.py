@@ -48,7 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.per_move:
         kinds = [k for k in args.kinds.split(",") if k]
-        costs = asyncio.run(per_move(args.games, args.seed, kinds, args.via, args.profile))
+        costs = asyncio.run(
+            per_move(args.games, args.seed, kinds, args.via, args.profile, processes=max(1, args.processes))
+        )
         print("\n".join(per_move_table(costs, args.via)))
         return 0
     if args.redraw:

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.discord_scale.table import KINDS, Stats, Table, turn_changes
+from bench.discord_scale.table import KINDS, PostgresReader, Stats, Table, turn_changes
 from cogs.plugins import load_plugins
 from tests.wire.botproc import BotProcess
 from tests.wire.fake_discord import FakeDiscord, RecordedRequest
@@ -165,14 +165,13 @@ class GameCost:
 
 def game_moves(table: Table) -> tuple[int, int]:
     """(moves, turn changes) of the table's current game, from the bot's action log."""
-    assert table.bot is not None
-    [(kind, seed, options)] = table.bot.query("SELECT kind, seed, options FROM games WHERE id = ?", table.gid)
+    [(kind, seed, options)] = table.query("SELECT kind, seed, options FROM games WHERE id = ?", table.gid)
     seats = [
-        s for (s,) in table.bot.query("SELECT seat FROM seats WHERE game_id = ? ORDER BY position", table.gid)
+        s for (s,) in table.query("SELECT seat FROM seats WHERE game_id = ? ORDER BY position", table.gid)
     ]
     played = [
         (seat, action)
-        for seat, source, action in table.bot.query(
+        for seat, source, action in table.query(
             "SELECT seat, source, action FROM actions WHERE game_id = ? ORDER BY seq", table.gid
         )
         if source != "system"
@@ -249,26 +248,47 @@ async def _one_game(fake: FakeDiscord, table: Table) -> tuple[Table, int]:
 
 
 async def per_move(
-    games_per_kind: int, seed: int, kinds: list[str], via: str, profile: str | None = None
+    games_per_kind: int,
+    seed: int,
+    kinds: list[str],
+    via: str,
+    profile: str | None = None,
+    processes: int = 1,
 ) -> list[GameCost]:
     """Whole games, all at once in their own servers, every request of a server counted from
     its Start click to the last request after the end (the lobby is not counted). With
     ``profile`` the bot runs under cProfile (``<profile>.last.prof``: the whole run)."""
-    async with running_bot(enforce=False, profile=profile) as (fake, fleet):
-        bot = fleet.first
+    async with running_bot(enforce=False, profile=profile, processes=processes) as (fake, fleet):
         stats = Stats()
         tables = [
-            Table(fake, bot, kind, index, random.Random(seed + index), stats, via=via)
+            Table(
+                fake,
+                fleet.first,
+                kind,
+                index,
+                random.Random(seed + index),
+                stats,
+                via=via,
+                shard=fleet.shard_of(index),
+            )
             for index, kind in enumerate(k for k in kinds for _ in range(games_per_kind))
         ]
-        played = await asyncio.gather(*(_one_game(fake, table) for table in tables))
-        await settle(fake)
-        if stats.failures:
-            raise RuntimeError(f"failures: {stats.failures[:5]}")
-        return [
-            GameCost(table.kind, *game_moves(table), window_of(fake, table.guild.id, since))
-            for table, since in played
-        ]
+        # PostgreSQL: one shared connection (the bot process's query opens one per look).
+        reader = PostgresReader(fleet.database_url) if fleet.database_url else None
+        for table in tables:
+            table.query = reader or table.query
+        try:
+            played = await asyncio.gather(*(_one_game(fake, table) for table in tables))
+            await settle(fake)
+            if stats.failures:
+                raise RuntimeError(f"failures: {stats.failures[:5]}")
+            return [
+                GameCost(table.kind, *game_moves(table), window_of(fake, table.guild.id, since))
+                for table, since in played
+            ]
+        finally:
+            if reader is not None:
+                reader.close()
 
 
 def per_move_table(costs: list[GameCost], via: str) -> list[str]:

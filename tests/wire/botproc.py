@@ -28,7 +28,8 @@ from tests.wire.fake_discord import FakeDiscord, FakeInteraction
 
 ROOT = Path(__file__).resolve().parents[2]
 # bot.py's setup_hook logs this once per start, after re-arming the stored turn timers.
-PROCESS_SETTINGS = ("DATABASE_URL", "DATABASE_PATH", "SHARD_COUNT", "SHARD_IDS", "TIMER_POLL_SECONDS")
+PROCESS_SETTINGS = ("DATABASE_URL", "DATABASE_PATH", "SHARD_COUNT", "SHARD_IDS", "TIMER_POLL_SECONDS",
+                    "GLOBAL_REQUESTS_PER_SECOND")
 READY_LINE = re.compile(r"ready to serve: (\d+) games known, (\d+) timers re-armed")
 
 
