@@ -24,7 +24,7 @@ from typing import Any
 
 from engine import registry
 from engine.base import Game
-from tests.wire.botproc import BotProcess, components, numbered_placeholders
+from tests.wire.botproc import BotProcess, components
 from tests.wire.fake_discord import (
     CALLBACK_CHANNEL_MESSAGE,
     CALLBACK_UPDATE_MESSAGE,
@@ -368,6 +368,13 @@ class SqliteReader:
         self.connection.close()
 
 
+@functools.lru_cache(maxsize=64)
+def _numbered(sql: str) -> str:
+    from storage.postgres import numbered_placeholders  # asyncpg: only with --processes
+
+    return numbered_placeholders(sql)
+
+
 class PostgresReader:
     """The same, from the PostgreSQL database several bot processes share: one asyncpg
     connection on a thread of its own (the tables' looks are plain calls), each query waited for."""
@@ -391,9 +398,6 @@ class PostgresReader:
         self._wait(self.connection.close())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=5)
-
-
-_numbered = functools.lru_cache(maxsize=64)(numbered_placeholders)
 
 
 def _no_database(sql: str, *params: Any) -> list[tuple[Any, ...]]:

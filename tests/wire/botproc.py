@@ -156,16 +156,12 @@ class BotProcess:
             connection.close()
 
 
-def numbered_placeholders(sql: str) -> str:
-    """SQLite's ``?`` placeholders as PostgreSQL's ``$1..$n``."""
-    parts = sql.split("?")
-    return parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))
-
-
 def pg_query(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     """A blocking read from PostgreSQL for test predicates (which are plain functions): asyncpg
     on a thread with its own event loop, ``?`` placeholders turned into ``$1..$n``."""
     import asyncpg  # only the PostgreSQL wire tests need it
+
+    from storage.postgres import numbered_placeholders
 
     numbered = numbered_placeholders(sql)
 
