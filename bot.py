@@ -24,6 +24,7 @@ from cogs.announcer import Announcer
 from cogs.dms import DirectMessages
 from cogs.gifs import ReplayGifs
 from cogs.outbox import Outbox
+from cogs.pacing import DOCUMENTED_GLOBAL_LIMIT, HEADROOM, GlobalPacer
 from cogs.plugins import load_plugins
 from cogs.presenter import Presenter
 from cogs.requests import RequestLedger
@@ -66,6 +67,7 @@ class DragonTavern(commands.Bot):
     def __init__(
         self, database_path: str | Path, dev_guild_id: int | None = None, farkle_cards_dir: Path | None = None,
         *, shards: ShardPlan | None = None, timer_poll_seconds: float | None = None,
+        global_requests_per_second: float = DOCUMENTED_GLOBAL_LIMIT,
     ) -> None:
         # A board-game bot joins no voice channel: discord.py's warnings about voice libraries
         # at start-up would only confuse an operator.
@@ -77,7 +79,8 @@ class DragonTavern(commands.Bot):
         if shards is not None:
             shard_options = {"shard_count": shards.count, "shard_ids": list(shards.ids) if shards.ids else None}
         # Invalid requests to Discord counted, and ones that cannot succeed not repeated (cogs.requests).
-        self.requests = RequestLedger()
+        # Paced at this process's share of the bot's global limit (the processes share one bucket).
+        self.requests = RequestLedger(pacer=GlobalPacer(global_requests_per_second))
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
                          allowed_mentions=discord.AllowedMentions.none(), http_trace=self.requests.trace_config(),
                          **shard_options)
@@ -198,12 +201,14 @@ class ShardedDragonTavern(DragonTavern, commands.AutoShardedBot):
 
 def create_bot(*, database_path: str | Path = DEFAULT_DATABASE, dev_guild_id: int | None = None,
                farkle_cards_dir: str | Path | None = None, shards: ShardPlan | None = None,
-               timer_poll_seconds: float | None = None) -> DragonTavern:
+               timer_poll_seconds: float | None = None,
+               global_requests_per_second: float = DOCUMENTED_GLOBAL_LIMIT) -> DragonTavern:
     """A new, unstarted bot (tests build a fresh one for every start). ``shards`` None: one
     gateway connection (enough below Discord's 2,500 servers per shard)."""
     bot_class = DragonTavern if shards is None else ShardedDragonTavern
     return bot_class(database_path, dev_guild_id, Path(farkle_cards_dir) if farkle_cards_dir else None,
-                     shards=shards, timer_poll_seconds=timer_poll_seconds)
+                     shards=shards, timer_poll_seconds=timer_poll_seconds,
+                     global_requests_per_second=global_requests_per_second)
 
 
 async def _check_database(path: str | Path) -> None:
@@ -260,10 +265,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     bot = create_bot(database_path=settings.database, dev_guild_id=settings.dev_guild_id,
                      farkle_cards_dir=settings.farkle_cards_dir, shards=settings.shards,
-                     timer_poll_seconds=settings.timer_poll_seconds)
+                     timer_poll_seconds=settings.timer_poll_seconds,
+                     global_requests_per_second=settings.global_requests_per_second)
     if settings.shards is not None:
         held = "all" if settings.shards.ids is None else ",".join(map(str, settings.shards.ids))
-        log.info("shards: %s of %s", held, settings.shards.count or "as many as Discord recommends")
+        log.info("shards: %s of %s; at most %.1f requests per second outside interactions from this process",
+                 held, settings.shards.count or "as many as Discord recommends",
+                 settings.global_requests_per_second * HEADROOM)
     try:
         bot.run(settings.token, log_handler=None)
     except KeyboardInterrupt:

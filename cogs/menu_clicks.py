@@ -10,7 +10,7 @@ import discord
 
 from cogs import components, menu, routing
 from cogs.announcer import actor_of
-from cogs.presenter import build_menu, fill_names
+from cogs.presenter import fill_names
 from cogs.ui import ui_for
 from render import text
 from sessions import SessionError, StaleAction
@@ -26,7 +26,7 @@ async def _menu_target(
     rec, game, seat = await router.seated(interaction, route.game_id)
     if version != rec.version:
         raise StaleAction("That board is out of date: the game has moved on. Use the latest board.")
-    node = menu.find(build_menu(rec.kind, game, seat.seat, _names(rec)), address)
+    node = menu.find(router.bot.presenter.menus.of(rec, game, seat.seat, _names(rec)), address)
     if node is None:
         raise StaleAction("That menu is out of date. Use the latest board.")
     return rec, game, seat, node

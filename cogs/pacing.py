@@ -30,9 +30,13 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from sessions.environment import DISCORD_GLOBAL_LIMIT
+
 log = logging.getLogger("dragon_tavern.cogs.pacing")
 
-DOCUMENTED_GLOBAL_LIMIT = 50.0  # requests per second per bot (Discord's rate-limit docs)
+# Requests per second per bot (Discord's rate-limit docs); a process of several paces at its
+# share (GLOBAL_REQUESTS_PER_SECOND, by default by the shards it holds: sessions.environment).
+DOCUMENTED_GLOBAL_LIMIT = DISCORD_GLOBAL_LIMIT
 HEADROOM = 0.8  # aim under the limit: a request's send and arrival seconds differ (a loaded receiver takes
 # requests in clumps: at 0.9 the bench's fake still counted 51 in one of its seconds)
 LOWEST = 5.0  # a global 429 never lowers the budget below this many per second

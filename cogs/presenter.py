@@ -11,11 +11,11 @@ import asyncio
 import contextlib
 import hashlib
 import io
-import json
 import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
+import orjson
 
 import render
 from cogs import components, menu, results
@@ -44,6 +44,10 @@ IMAGES_KEPT = 256  # games whose last board image is kept (a board PNG is 15–4
 # bytes each, so every game of a busy process fits; a board whose picture did not change is then
 # neither drawn nor uploaded again, however many games run (issue 25: drawing is ~10 ms of CPU).
 PICTURES_KEPT = 20_000
+# Move menus kept, one per game version and seat: a Nine Sons ply builds its menu for the board,
+# again for the click that opens a destination picker and for the choice in it (~60 labels each,
+# ~10 % of the bot's main-thread samples at 400 games); now once.
+MENUS_KEPT = 4096
 
 
 def public_events(events: list[Event]) -> list[Event]:
@@ -61,6 +65,7 @@ class Presenter:
         # attachments as Discord keeps them): an unchanged picture is neither drawn nor uploaded
         # again (nor one that looks the same although its view changed where it draws nothing).
         self._pictures: RecentMap[int, tuple[Picture, list[discord.Attachment]]] = RecentMap(PICTURES_KEPT)
+        self.menus = MenuCache()  # the move menus: the board's, and its clicks' (cogs.menu_clicks)
 
     # -- public board ---------------------------------------------------------------------
     async def lobby_message(self, snap: Snapshot) -> dict[str, Any]:
@@ -127,23 +132,26 @@ class Presenter:
             if known is not None and known[0][0] == key and known[1]:
                 kept = known[1]  # the message shows this picture already: not drawn again
                 embed.set_image(url="attachment://board.png")
-            elif png := await self._board_png(rec, public, names):
+            elif png := await self._board_png(rec, public, names, key):
                 files.append(BoardPicture(key, png, f"{info.title} board"))
                 embed.set_image(url="attachment://board.png")
         if rec.status == "active" and not ended:
-            view = board_controls(rec, game, [p for p in to_act if not _is_ai(rec, p)], names)
+            view = board_controls(rec, game, [p for p in to_act if not _is_ai(rec, p)], names, self.menus)
         elif ended:  # controls on the final board (e.g. the action log, Rematch)
             view = results.final_components(rec, game)
         else:
             view = None
         return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": kept or files})
 
-    async def _board_png(self, rec: GameRecord, public: dict[str, Any], names: dict[str, str]) -> bytes | None:
+    async def _board_png(
+        self, rec: GameRecord, public: dict[str, Any], names: dict[str, str], key: str | None = None
+    ) -> bytes | None:
         """The board image, redrawn only when what it shows changed. A game's UI module may
         narrow that with its ``image_view(view)`` hook (Flagon leaves out who is still planning, so the
-        picture changes once per time step, not once per submitted plan)."""
+        picture changes once per time step, not once per submitted plan). ``key``: its
+        :func:`picture_key`, when the caller has it already."""
         shown = ui_for(rec.kind).image_view(public)
-        key = picture_key(shown, names)
+        key = key or picture_key(shown, names)
         cached = self._images.get(rec.id)
         if cached is not None and cached[0] == key:
             self._images.move_to_end(rec.id)
@@ -317,7 +325,9 @@ def players_text(snap: Snapshot, to_act: list[str]) -> str:
     return "\n".join(lines)
 
 
-def board_controls(rec: GameRecord, game: Game, public_seats: list[str], names: dict[str, str]) -> components.Layout:
+def board_controls(
+    rec: GameRecord, game: Game, public_seats: list[str], names: dict[str, str], menus: MenuCache
+) -> components.Layout:
     """A running board's controls: one seat to act gets its public moves as buttons (or the
     game's menu, and its own rows); several get a picker; hidden-information games the
     "Show my hand / plan" button."""
@@ -331,7 +341,7 @@ def board_controls(rec: GameRecord, game: Game, public_seats: list[str], names: 
         ui = ui_for(rec.kind)
         extra = ui.board_rows(rec, game, seat, rec.version)
         if ui.menu and actions:
-            menu_root = build_menu(rec.kind, game, seat, names)
+            menu_root = menus.of(rec, game, seat, names)
     many_actors = len(public_seats) > 1
     return components.board_components(
         rec, actions, version=rec.version,
@@ -342,6 +352,22 @@ def board_controls(rec: GameRecord, game: Game, public_seats: list[str], names: 
         extra=extra,
         menu=menu_root,
     )
+
+
+class MenuCache:
+    """:func:`build_menu` of a game version and seat, built once: every saved change moves
+    the version. Keyed by the UI's labelling function too, so a changed layout is a new menu.
+    Shared nodes: read them, do not change them."""
+
+    def __init__(self, size: int = MENUS_KEPT) -> None:
+        self._kept: RecentMap[tuple[Any, ...], menu.Node] = RecentMap(size)
+
+    def of(self, rec: GameRecord, game: Game, seat_id: str, names: dict[str, str]) -> menu.Node:
+        key = (rec.id, rec.version, seat_id, tuple(names.items()), ui_for(rec.kind).menu_path)
+        node = self._kept.get(key)
+        if node is None:
+            node = self._kept[key] = build_menu(rec.kind, game, seat_id, names)
+        return node
 
 
 def build_menu(kind: str, game: Game, seat_id: str, names: dict[str, str] | None = None) -> menu.Node:
@@ -380,10 +406,10 @@ class BoardPicture(discord.File):
 
 
 def picture_key(shown: dict[str, Any], names: dict[str, str]) -> str:
-    """The digest of what a board picture shows (its image view and the names on it)."""
-    return hashlib.sha1(
-        json.dumps([shown, names], sort_keys=True, default=str).encode(), usedforsecurity=False
-    ).hexdigest()
+    """The digest of what a board picture shows (its image view and the names on it). Kept in
+    memory only, so orjson (several times faster than the standard library) may write it."""
+    blob = orjson.dumps([shown, names], option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
+    return hashlib.sha1(blob, usedforsecurity=False).hexdigest()
 
 
 def picture_digest(files: list[discord.File]) -> str:

@@ -1,5 +1,6 @@
 """The operator's settings, read once from the environment (or .env) when the bot starts:
-the token, the database, the log level, the card folder, the timer poll and the shard plan.
+the token, the database, the log level, the card folder, the timer poll, the shard plan and this
+process's share of Discord's global request limit.
 Every refusal says what to set and where (ConfigError); bot.py turns it into a clear exit."""
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from sessions.cardfiles import CARDS_DIR_ENV
 DEFAULT_DATABASE = "dragon_tavern.sqlite3"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_SHARDS = 1024
+# Discord's global limit: 50 requests per second per bot (its token), outside interaction
+# endpoints, however many processes share the token (Discord's rate-limit docs).
+DISCORD_GLOBAL_LIMIT = 50.0
+MAX_GLOBAL_LIMIT = 100_000.0  # Discord grants large bots more on request; anything above is a typo
 SANDBOX_COMMAND = '.venv/bin/pip install -e ".[sandbox]" && .venv/bin/python bot.py --sandbox'
 
 
@@ -44,6 +49,8 @@ class BotSettings:
     database_url: str | None = None  # DATABASE_URL as given (sqlite:// or postgresql://), if set
     shards: ShardPlan | None = None  # None: one process, one gateway connection (no sharding)
     timer_poll_seconds: float | None = None  # None: the default for the database (see TimerScheduler)
+    # Requests per second outside interactions this process may send: its share of the global limit.
+    global_requests_per_second: float = DISCORD_GLOBAL_LIMIT
 
     @property
     def database(self) -> str | Path:
@@ -131,7 +138,28 @@ def load_settings(env: dict[str, str] | None = None) -> BotSettings:
                           "shard in this process.")
     return BotSettings(token=token, database_path=path, dev_guild_id=int(guild) if guild else None,
                        log_level=level, farkle_cards_dir=Path(cards).resolve() if cards else None,
-                       database_url=url, shards=shards, timer_poll_seconds=poll_seconds)
+                       database_url=url, shards=shards, timer_poll_seconds=poll_seconds,
+                       global_requests_per_second=load_global_share(env, shards))
+
+
+def load_global_share(env: dict[str, str], shards: ShardPlan | None) -> float:
+    """GLOBAL_REQUESTS_PER_SECOND, or this process's share of Discord's 50 per second by the
+    shards it holds (1 of 4 shards: 12.5). Every process of a bot draws on the one global
+    bucket of its token, so the shares must add up to at most the bot's limit."""
+    text = env.get("GLOBAL_REQUESTS_PER_SECOND", "").strip()
+    if text:
+        try:
+            value = float(text)
+        except ValueError:
+            value = -1.0
+        if not 1 <= value <= MAX_GLOBAL_LIMIT:
+            raise ConfigError("GLOBAL_REQUESTS_PER_SECOND must be a number of requests per second from 1 to "
+                              f"{MAX_GLOBAL_LIMIT:,.0f} (this process's share of Discord's global limit, "
+                              f"{DISCORD_GLOBAL_LIMIT:.0f} per bot unless Discord granted more), not `{text[:40]}`.")
+        return value
+    if shards is not None and shards.ids is not None and shards.count:
+        return DISCORD_GLOBAL_LIMIT * len(shards.ids) / shards.count
+    return DISCORD_GLOBAL_LIMIT
 
 
 def database_target(value: str | Path) -> str | Path:

@@ -39,6 +39,9 @@ class TimerScheduler:
         self._poll_seconds = poll_seconds  # 0: never (one process owns the database)
         self._tasks: dict[tuple[int, str], asyncio.Task[None]] = {}
         self._deadlines: dict[tuple[int, str], float] = {}
+        # The purposes armed per game: refresh() looks up one game's, not every armed timer
+        # (thousands with as many games, at each move).
+        self._armed: dict[int, set[str]] = {}
         self._poller: asyncio.Task[None] | None = None
 
     async def start(self) -> int:
@@ -82,7 +85,7 @@ class TimerScheduler:
             stored = {purpose: deadline for purpose, deadline in known.items() if deadline is not None}
         else:
             stored = {purpose: deadline for _, purpose, deadline in await self._service.db.timers.pending(game_id=game_id)}
-        purposes = set(TIMER_PURPOSES) | set(stored) | {purpose for (gid, purpose) in self._tasks if gid == game_id}
+        purposes = set(TIMER_PURPOSES) | set(stored) | self._armed.get(game_id, set())
         for purpose in sorted(purposes):
             deadline = stored.get(purpose)
             if deadline is None:
@@ -98,6 +101,7 @@ class TimerScheduler:
             task.cancel()
         self._tasks.clear()
         self._deadlines.clear()
+        self._armed.clear()
 
     @property
     def pending(self) -> int:
@@ -106,15 +110,24 @@ class TimerScheduler:
     def _cancel(self, game_id: int, purpose: str) -> None:
         task = self._tasks.pop((game_id, purpose), None)
         self._deadlines.pop((game_id, purpose), None)
+        self._disarmed(game_id, purpose)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
     def _arm(self, game_id: int, purpose: str, deadline: float) -> None:
         self._cancel(game_id, purpose)
         self._deadlines[(game_id, purpose)] = deadline
+        self._armed.setdefault(game_id, set()).add(purpose)
         self._tasks[(game_id, purpose)] = asyncio.create_task(
             self._wait(game_id, purpose, deadline), name=f"timer-{game_id}-{purpose}"
         )
+
+    def _disarmed(self, game_id: int, purpose: str) -> None:
+        purposes = self._armed.get(game_id)
+        if purposes is not None:
+            purposes.discard(purpose)
+            if not purposes:
+                del self._armed[game_id]
 
     async def _wait(self, game_id: int, purpose: str, deadline: float) -> None:
         try:
@@ -122,6 +135,7 @@ class TimerScheduler:
             if self._tasks.get((game_id, purpose)) is asyncio.current_task():
                 del self._tasks[(game_id, purpose)]
                 self._deadlines.pop((game_id, purpose), None)
+                self._disarmed(game_id, purpose)
             log.info("game %s: %s timer fired", game_id, purpose)
             outcome = await self._service.on_timer(game_id, purpose)
             if outcome is not None:

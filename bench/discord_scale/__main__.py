@@ -37,12 +37,20 @@ def main(argv: list[str] | None = None) -> int:
         "--pin", action="store_true", help="the bot on one CPU, the bench on the others (sched_setaffinity)"
     )
     parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="run the bot as this many processes (shard i of as many each) on a throw-away PostgreSQL",
+    )
+    parser.add_argument(
         "--profile", metavar="PREFIX", help="run the bot under cProfile: PREFIX.<n>.prof per warm-up/window"
     )
     args = parser.parse_args(argv)
     if args.per_move:
         kinds = [k for k in args.kinds.split(",") if k]
-        costs = asyncio.run(per_move(args.games, args.seed, kinds, args.via, args.profile))
+        costs = asyncio.run(
+            per_move(args.games, args.seed, kinds, args.via, args.profile, processes=max(1, args.processes))
+        )
         print("\n".join(per_move_table(costs, args.via)))
         return 0
     if args.redraw:
@@ -63,7 +71,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     warmup = min(high, 15.0 if args.quick else 20.0)
     results = asyncio.run(
-        ramp(steps, window, (low, high), args.seed, warmup=warmup, profile=args.profile, pin=args.pin)
+        ramp(
+            steps,
+            window,
+            (low, high),
+            args.seed,
+            warmup=warmup,
+            profile=args.profile,
+            pin=args.pin,
+            processes=max(1, args.processes),
+        )
     )
     if args.plot:
         from bench.discord_scale.plot import draw, save

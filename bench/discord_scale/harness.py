@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.discord_scale.table import KINDS, Stats, Table, turn_changes
+from bench.discord_scale.table import KINDS, PostgresReader, Stats, Table, turn_changes
 from cogs.plugins import load_plugins
 from tests.wire.botproc import BotProcess
 from tests.wire.fake_discord import FakeDiscord, RecordedRequest
@@ -36,31 +36,122 @@ def cpu_seconds(pid: int | None = None) -> float:
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+@dataclass
+class Fleet:
+    """The bot: one process with its own SQLite file, or ``len(bots)`` processes, process i
+    running shard i of as many, sharing one PostgreSQL database (a SQLite file belongs to one
+    process). Each process paces its requests outside interactions at its share of Discord's
+    one global limit (50/s per bot: 50/k each, sessions.environment's default for SHARD_IDS)."""
+
+    bots: list[BotProcess]
+    database_url: str | None = None
+    postgres_port: int | None = None
+
+    @property
+    def first(self) -> BotProcess:
+        return self.bots[0]
+
+    def shard_of(self, index: int) -> tuple[int, int] | None:
+        """The shard whose process gets the events of the ``index``-th server (None: unsharded)."""
+        count = len(self.bots)
+        return (index % count, count) if count > 1 else None
+
+    def pids(self) -> list[int]:
+        return [bot.process.pid for bot in self.bots if bot.process is not None]
+
+    def cpu_seconds(self) -> list[float]:
+        """Each bot process's CPU seconds so far."""
+        return [cpu_seconds(pid) for pid in self.pids()]
+
+    def database_cpu_seconds(self) -> float:
+        """The PostgreSQL server's CPU seconds so far (0 with SQLite, which runs inside the bot)."""
+        return postgres_cpu_seconds(self.postgres_port) if self.postgres_port else 0.0
+
+    def send_signal(self, signum: int) -> None:
+        for bot in self.bots:
+            if bot.process is not None:
+                bot.process.send_signal(signum)
+
+
+def postgres_cpu_seconds(port: int) -> float:
+    """CPU of the PostgreSQL server listening on ``port``: its postmaster (with the children it
+    reaped) and its live backends."""
+    stats: dict[int, list[str]] = {}
+    master = None
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            if "(postgres)" not in stat:
+                continue
+            stats[int(entry.name)] = stat.rsplit(")", 1)[1].split()
+            if master is None and f"-p {port} ".encode() in (entry / "cmdline").read_bytes().replace(
+                b"\0", b" "
+            ):
+                master = int(entry.name)
+        except OSError:
+            continue
+    if master is None:
+        return 0.0
+    fields = stats[master]
+    ticks = sum(int(fields[i]) for i in (11, 12, 13, 14))  # utime, stime, cutime, cstime
+    ticks += sum(int(f[11]) + int(f[12]) for f in stats.values() if int(f[1]) == master)
+    return ticks / CLOCK_TICKS
+
+
+async def _postgres_database() -> tuple[str, int]:
+    """A new, migrated database on a throw-away PostgreSQL server (tests/storage's), and its port."""
+    from tests.storage import postgres_server
+
+    server = postgres_server.start_server()
+    url = await postgres_server.fresh_database_url()
+    return url, int(server.base_url.rsplit(":", 1)[1])
+
+
 @contextlib.asynccontextmanager
 async def running_bot(
-    *, enforce: bool, workdir: Path | None = None, profile: str | None = None
-) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
-    """A fake Discord with one guild for command sync, and the real bot connected to it
-    (under cProfile when ``profile`` names a path prefix: see tests/wire/launch_bot.py)."""
+    *, enforce: bool, workdir: Path | None = None, profile: str | None = None, processes: int = 1
+) -> AsyncIterator[tuple[FakeDiscord, Fleet]]:
+    """A fake Discord with one guild for command sync, and the real bot connected to it: one
+    process, or ``processes`` shards in as many processes on PostgreSQL (under cProfile when
+    ``profile`` names a path prefix: see tests/wire/launch_bot.py; ``<prefix>.p<i>`` for
+    process i of several)."""
     load_plugins(ui=False)
     with tempfile.TemporaryDirectory(prefix="dt-scale-") as tmp:
         where = workdir or Path(tmp)
         async with FakeDiscord(enforce_rate_limits=enforce) as fake:
             point_discord_at(fake.base_url)
-            home = fake.create_guild("Bench home")
+            fleet = Fleet([])
+            if processes > 1:
+                fleet.database_url, fleet.postgres_port = await _postgres_database()
+            home = fake.create_guild("Bench home", shard=(0, processes) if processes > 1 else None)
             home.create_text_channel("games")
-            env = {"LOG_LEVEL": "WARNING", **({PROFILE_VAR: profile} if profile else {})}
-            bot = BotProcess(fake, home.id, where, name="scale-bot", env=env)
+            for index in range(processes):
+                prefix = profile if processes == 1 or not profile else f"{profile}.p{index}"
+                env = {"LOG_LEVEL": "WARNING", **({PROFILE_VAR: prefix} if prefix else {})}
+                fleet.bots.append(
+                    BotProcess(
+                        fake,
+                        home.id,
+                        where,
+                        name=f"scale-bot-{index}",
+                        env=env,
+                        shards=([index], processes) if processes > 1 else None,
+                        database_url=fleet.database_url,
+                    )
+                )
             try:
-                await bot.start(timeout=60)
+                for bot in fleet.bots:  # shard 0 first: its process syncs the commands
+                    await bot.start(timeout=60)
                 await fake.wait_until(
                     lambda: bool(fake.guild_commands.get(home.id) or fake.global_commands),
                     timeout=30,
                     what="the command sync",
                 )
-                yield fake, bot
+                yield fake, fleet
             finally:
-                await bot.stop()
+                await asyncio.gather(*(bot.stop() for bot in fleet.bots))
                 restore_real_discord()
 
 
@@ -74,14 +165,13 @@ class GameCost:
 
 def game_moves(table: Table) -> tuple[int, int]:
     """(moves, turn changes) of the table's current game, from the bot's action log."""
-    assert table.bot is not None
-    [(kind, seed, options)] = table.bot.query("SELECT kind, seed, options FROM games WHERE id = ?", table.gid)
+    [(kind, seed, options)] = table.query("SELECT kind, seed, options FROM games WHERE id = ?", table.gid)
     seats = [
-        s for (s,) in table.bot.query("SELECT seat FROM seats WHERE game_id = ? ORDER BY position", table.gid)
+        s for (s,) in table.query("SELECT seat FROM seats WHERE game_id = ? ORDER BY position", table.gid)
     ]
     played = [
         (seat, action)
-        for seat, source, action in table.bot.query(
+        for seat, source, action in table.query(
             "SELECT seat, source, action FROM actions WHERE game_id = ? ORDER BY seq", table.gid
         )
         if source != "system"
@@ -158,25 +248,47 @@ async def _one_game(fake: FakeDiscord, table: Table) -> tuple[Table, int]:
 
 
 async def per_move(
-    games_per_kind: int, seed: int, kinds: list[str], via: str, profile: str | None = None
+    games_per_kind: int,
+    seed: int,
+    kinds: list[str],
+    via: str,
+    profile: str | None = None,
+    processes: int = 1,
 ) -> list[GameCost]:
     """Whole games, all at once in their own servers, every request of a server counted from
     its Start click to the last request after the end (the lobby is not counted). With
     ``profile`` the bot runs under cProfile (``<profile>.last.prof``: the whole run)."""
-    async with running_bot(enforce=False, profile=profile) as (fake, bot):
+    async with running_bot(enforce=False, profile=profile, processes=processes) as (fake, fleet):
         stats = Stats()
         tables = [
-            Table(fake, bot, kind, index, random.Random(seed + index), stats, via=via)
+            Table(
+                fake,
+                fleet.first,
+                kind,
+                index,
+                random.Random(seed + index),
+                stats,
+                via=via,
+                shard=fleet.shard_of(index),
+            )
             for index, kind in enumerate(k for k in kinds for _ in range(games_per_kind))
         ]
-        played = await asyncio.gather(*(_one_game(fake, table) for table in tables))
-        await settle(fake)
-        if stats.failures:
-            raise RuntimeError(f"failures: {stats.failures[:5]}")
-        return [
-            GameCost(table.kind, *game_moves(table), window_of(fake, table.guild.id, since))
-            for table, since in played
-        ]
+        # PostgreSQL: one shared connection (the bot process's query opens one per look).
+        reader = PostgresReader(fleet.database_url) if fleet.database_url else None
+        for table in tables:
+            table.query = reader or table.query
+        try:
+            played = await asyncio.gather(*(_one_game(fake, table) for table in tables))
+            await settle(fake)
+            if stats.failures:
+                raise RuntimeError(f"failures: {stats.failures[:5]}")
+            return [
+                GameCost(table.kind, *game_moves(table), window_of(fake, table.guild.id, since))
+                for table, since in played
+            ]
+        finally:
+            if reader is not None:
+                reader.close()
 
 
 def per_move_table(costs: list[GameCost], via: str) -> list[str]:
@@ -214,4 +326,13 @@ def summarise(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q * 100) - 1]
 
 
-__all__ = ["KINDS", "cpu_seconds", "per_move", "per_move_table", "running_bot", "settle", "summarise"]
+__all__ = [
+    "KINDS",
+    "Fleet",
+    "cpu_seconds",
+    "per_move",
+    "per_move_table",
+    "running_bot",
+    "settle",
+    "summarise",
+]

@@ -11,10 +11,11 @@ import os
 import random
 import signal
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from bench.discord_scale.harness import cpu_seconds, running_bot, summarise
-from bench.discord_scale.table import SqliteReader, Stats, Table
+from bench.discord_scale.harness import Fleet, cpu_seconds, running_bot, summarise
+from bench.discord_scale.table import PostgresReader, SqliteReader, Stats, Table
+from sessions.environment import DISCORD_GLOBAL_LIMIT
 from tests.wire.fake_discord import FakeDiscord
 from tests.wire.ratelimits import BOT, GLOBAL_LIMIT
 
@@ -39,9 +40,15 @@ class StepResult:
     board_p50: float
     board_p99: float
     stale_boards: int
-    bot_cpu: float  # share of one core
+    bot_cpu: float  # share of one core (all the bot's processes together)
     bench_cpu: float
     failures: int
+    bot_cpus: list[float] = field(default_factory=list)  # each bot process's, when several
+    database_cpu: float = 0.0  # the PostgreSQL server's (several processes); SQLite is in bot_cpu
+
+    @property
+    def database_ms_per_move(self) -> float:
+        return 1000 * self.database_cpu / self.moves_per_second if self.moves_per_second else float("nan")
 
     @property
     def bot_ms_per_move(self) -> float:
@@ -64,8 +71,8 @@ class StepResult:
             out.append(f"{self.interactions - self.acked} interactions not acknowledged within 3 s")
         if self.failures:
             out.append(f"{self.failures} tables stuck")
-        if self.bot_cpu >= 0.95:
-            out.append(f"bot CPU {self.bot_cpu:.0%} of a core")
+        if any(cpu >= 0.95 for cpu in self.bot_cpus or [self.bot_cpu]):
+            out.append(f"bot CPU {max(self.bot_cpus or [self.bot_cpu]):.0%} of a core")
         return out
 
     def line(self) -> str:
@@ -97,9 +104,9 @@ async def _keep_playing(table: Table, delay: float, think: tuple[float, float]) 
             await asyncio.sleep(think[1] or 1.0)
 
 
-async def _measure(fake: FakeDiscord, stats: Stats, bot_pid: int, games: int, seconds: float) -> StepResult:
+async def _measure(fake: FakeDiscord, stats: Stats, fleet: Fleet, games: int, seconds: float) -> StepResult:
     rl0, t0 = fake.ratelimits.snapshot(), time.monotonic()
-    cpu_bot0, cpu_me0 = cpu_seconds(bot_pid), cpu_seconds()
+    cpu_bots0, cpu_me0, cpu_db0 = fleet.cpu_seconds(), cpu_seconds(), fleet.database_cpu_seconds()
     marks = (
         stats.interactions,
         stats.acked,
@@ -112,6 +119,7 @@ async def _measure(fake: FakeDiscord, stats: Stats, bot_pid: int, games: int, se
     elapsed = time.monotonic() - t0
     window = fake.ratelimits.snapshot() - rl0
     boards = stats.click_to_board[marks[2] :]
+    bot_cpus = [(now - before) / elapsed for now, before in zip(fleet.cpu_seconds(), cpu_bots0, strict=True)]
     return StepResult(
         games=games,
         seconds=elapsed,
@@ -128,9 +136,11 @@ async def _measure(fake: FakeDiscord, stats: Stats, bot_pid: int, games: int, se
         board_p50=summarise(boards, 0.5),
         board_p99=summarise(boards, 0.99),
         stale_boards=stats.stale_boards - marks[4],
-        bot_cpu=(cpu_seconds(bot_pid) - cpu_bot0) / elapsed,
+        bot_cpu=sum(bot_cpus),
         bench_cpu=(cpu_seconds() - cpu_me0) / elapsed,
         failures=len(stats.failures) - marks[5],
+        bot_cpus=bot_cpus if len(bot_cpus) > 1 else [],
+        database_cpu=(fleet.database_cpu_seconds() - cpu_db0) / elapsed,
     )
 
 
@@ -142,6 +152,7 @@ async def ramp(
     warmup: float,
     profile: str | None = None,
     pin: bool = False,
+    processes: int = 1,
 ) -> list[StepResult]:
     """Run the steps in order, printing one line per step; stop after the first that fails.
     With ``profile`` (a path prefix) the bot runs under cProfile and writes one profile per
@@ -149,11 +160,20 @@ async def ramp(
     results: list[StepResult] = []
     stats = Stats()
     tasks: list[asyncio.Task[None]] = []
-    async with running_bot(enforce=True, profile=profile) as (fake, bot):
-        assert bot.process is not None
+    async with running_bot(enforce=True, profile=profile, processes=processes) as (fake, fleet):
         if pin:
-            print(pin_cores(bot.process.pid), flush=True)
-        reader = SqliteReader(bot.database_path)
+            print(pin_cores(fleet.pids()), flush=True)
+        if processes > 1:
+            print(
+                f"bot: {processes} processes (shard i of {processes} each, one PostgreSQL database), "
+                f"each pacing at {DISCORD_GLOBAL_LIMIT / processes:.1f} of the global {DISCORD_GLOBAL_LIMIT:.0f} requests/s (less its 20 % margin)",
+                flush=True,
+            )
+        reader: SqliteReader | PostgresReader = (
+            PostgresReader(fleet.database_url)
+            if fleet.database_url
+            else SqliteReader(fleet.first.database_path)
+        )
         print(HEADER, flush=True)
         try:
             for games in steps:
@@ -161,7 +181,13 @@ async def ramp(
                 while len(tasks) < games:
                     index = len(tasks)
                     table = Table(
-                        fake, bot, MIX[index % len(MIX)], index, random.Random(seed * 100_003 + index), stats
+                        fake,
+                        fleet.first,
+                        MIX[index % len(MIX)],
+                        index,
+                        random.Random(seed * 100_003 + index),
+                        stats,
+                        shard=fleet.shard_of(index),
                     )
                     table.db_poll = 0.2
                     table.query = reader
@@ -171,16 +197,23 @@ async def ramp(
                 # Every new game opened and a first think time passed before measuring.
                 await asyncio.sleep(added / OPEN_PER_SECOND + warmup)
                 if profile:
-                    bot.process.send_signal(signal.SIGUSR1)  # the warm-up's profile, then the window's
-                result = await _measure(fake, stats, bot.process.pid, games, window)
+                    fleet.send_signal(signal.SIGUSR1)  # the warm-up's profile, then the window's
+                result = await _measure(fake, stats, fleet, games, window)
                 if profile:
-                    bot.process.send_signal(signal.SIGUSR1)
+                    fleet.send_signal(signal.SIGUSR1)
                 results.append(result)
                 print(result.line(), flush=True)
                 burst = ", ".join(
                     f"{n} {route}" for route, n in sorted(result.peak_routes.items(), key=lambda x: -x[1])
                 )
                 print(f"{'':>6} busiest second: {burst}", flush=True)
+                if result.bot_cpus or result.database_cpu:
+                    each = " + ".join(f"{cpu:.0%}" for cpu in result.bot_cpus)
+                    print(
+                        f"{'':>6} bot processes {each}; PostgreSQL server {result.database_cpu:.0%} "
+                        f"({result.database_ms_per_move:.1f} ms/move, not in the bot's)",
+                        flush=True,
+                    )
                 if result.reasons():
                     break
         finally:
@@ -195,15 +228,23 @@ async def ramp(
     return results
 
 
-def pin_cores(bot_pid: int) -> str:
-    """The bot on the first CPU, this process (fake Discord + members) on the others, so the
-    simulated members do not take the bot's core; what was done, as a line to print."""
+def pin_cores(bot_pids: list[int]) -> str:
+    """Keep the simulated members off the bot's CPUs; what was done, as a line to print. One bot
+    process: it on the first CPU, this process (fake Discord + members) on the others. Several:
+    each on a CPU of its own when the CPUs outnumber them, the bench on the rest; with fewer CPUs
+    (2 here) they are spread over every CPU, one each in turn, and the bench is not pinned."""
     cpus = sorted(os.sched_getaffinity(0))
     if len(cpus) < 2:
         return f"pin: only CPU {cpus} available, nothing pinned"
-    os.sched_setaffinity(bot_pid, {cpus[0]})
-    os.sched_setaffinity(0, set(cpus[1:]))
-    return f"pin: bot process on CPU {cpus[0]}, bench (fake Discord + members) on CPU {','.join(map(str, cpus[1:]))}"
+    if len(bot_pids) < len(cpus):
+        bot_cpus, bench_cpus = cpus[: len(bot_pids)], cpus[len(bot_pids) :]
+    else:
+        bot_cpus, bench_cpus = cpus, cpus
+    for index, pid in enumerate(bot_pids):
+        os.sched_setaffinity(pid, {bot_cpus[index % len(bot_cpus)]})
+    os.sched_setaffinity(0, set(bench_cpus))
+    placed = ", ".join(f"bot {i} on CPU {bot_cpus[i % len(bot_cpus)]}" for i in range(len(bot_pids)))
+    return f"pin: {placed}; bench (fake Discord + members) on CPU {','.join(map(str, bench_cpus))}"
 
 
 def holds(results: list[StepResult]) -> int:

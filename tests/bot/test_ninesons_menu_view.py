@@ -65,3 +65,52 @@ def test_menu_reads_one_view_per_ply_and_labels_are_unchanged(
         game.play(seat, rng.choice(game.legal_actions(seat)))
         plies += 1
     assert plies >= 10
+
+
+def test_a_version_s_menu_is_built_once_and_again_when_the_game_or_layout_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The board, the click opening a picker and the choice in it share one menu per game
+    version and seat (cogs.presenter.MenuCache); a new version, or another labelling, builds anew."""
+    from cogs import presenter
+    from storage import GameRecord
+
+    load_plugins(ui=False)
+    game = registry.get("ninesons").new_game(["p1", "p2"], 3)
+    [seat] = game.to_act()
+    rec = GameRecord(
+        id=7,
+        kind="ninesons",
+        guild_id=1,
+        channel_id=1,
+        host_user_id=1,
+        status="active",
+        options={},
+        seed=3,
+        state=None,
+        version=4,
+        board_message_id=None,
+        result=None,
+        created_at=0,
+        updated_at=0,
+    )
+    builds = 0
+    real_build = presenter.build_menu
+
+    def counting_build(*args: object, **kwargs: object) -> object:
+        nonlocal builds
+        builds += 1
+        return real_build(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(presenter, "build_menu", counting_build)
+    menus = presenter.MenuCache()
+    names = {"p1": "alice", "p2": "bob"}
+    first = menus.of(rec, game, seat, names)
+    assert menus.of(rec, game, seat, dict(names)) is first and builds == 1
+    game.play(seat, game.legal_actions(seat)[0])
+    rec.version += 1
+    [next_seat] = game.to_act()
+    assert menus.of(rec, game, next_seat, names) is not first and builds == 2
+    monkeypatch.setattr(ui.NineSonsUI, "menu_path", lambda self, g, s, a: [a])  # an update's new layout
+    menus.of(rec, game, next_seat, names)
+    assert builds == 3

@@ -68,3 +68,24 @@ def test_timer_polling_follows_the_database_unless_set(tmp_path):
     shared = create_bot(database_path="postgresql://tavern@127.0.0.1/tavern")
     assert shared.timer_poll_seconds == 5.0 and shared.database_path == "postgresql://tavern@127.0.0.1/tavern"
     assert create_bot(database_path=tmp_path / "b.sqlite3", timer_poll_seconds=1.0).timer_poll_seconds == 1.0
+
+
+def test_each_process_paces_at_its_share_of_the_one_global_limit(tmp_path):
+    # Discord's 50 requests/s are the bot's (its token's), whatever the number of processes.
+    assert settings().global_requests_per_second == 50
+    assert settings(SHARD_COUNT="4").global_requests_per_second == 50  # every shard here
+    shared = {"DATABASE_URL": "postgresql://tavern@db/tavern"}
+    assert settings(SHARD_COUNT="4", SHARD_IDS="3", **shared).global_requests_per_second == 12.5
+    assert settings(SHARD_COUNT="4", SHARD_IDS="0,1", **shared).global_requests_per_second == 25
+    # An operator's own split (Discord granted more, or the shards are uneven) wins.
+    assert settings(SHARD_COUNT="2", SHARD_IDS="0", GLOBAL_REQUESTS_PER_SECOND="30",
+                    **shared).global_requests_per_second == 30
+    bot = create_bot(database_path=tmp_path / "b.sqlite3", global_requests_per_second=12.5)
+    assert bot.requests.pacer.per_second == 10  # the share, less the pacer's headroom (0.8)
+    assert create_bot(database_path=tmp_path / "c.sqlite3").requests.pacer.per_second == 40
+
+
+@pytest.mark.parametrize("value", ["fast", "0", "-5", "1e9"])
+def test_a_wrong_global_share_is_refused_clearly(value):
+    with pytest.raises(ConfigError, match="GLOBAL_REQUESTS_PER_SECOND must be a number of requests per second"):
+        settings(GLOBAL_REQUESTS_PER_SECOND=value)

@@ -108,14 +108,24 @@ def _start() -> PostgresServer:
     return PostgresServer(f"postgresql://postgres@127.0.0.1:{port}")
 
 
-def server() -> PostgresServer:
-    """The test run's server (started on first call), or skip (locally) / fail (CI) saying why."""
+def start_server() -> PostgresServer:
+    """The run's server, started on first call (stopped when the process exits); RuntimeError
+    saying why when none can be started (the scale bench's several bot processes need one)."""
     global _server, _failure
     if _server is None and _failure is None:
         try:
             _server = _start()
         except (OSError, RuntimeError, subprocess.SubprocessError, KeyError, LookupError) as exc:
             _failure = str(exc)
+    if _server is None:
+        raise RuntimeError(f"no PostgreSQL server: {_failure}")
+    return _server
+
+
+def server() -> PostgresServer:
+    """The test run's server (started on first call), or skip (locally) / fail (CI) saying why."""
+    with contextlib.suppress(RuntimeError):
+        start_server()
     if _server is None:
         reason = f"no PostgreSQL server for the tests: {_failure}"
         if os.environ.get("CI"):

@@ -28,7 +28,8 @@ from tests.wire.fake_discord import FakeDiscord, FakeInteraction
 
 ROOT = Path(__file__).resolve().parents[2]
 # bot.py's setup_hook logs this once per start, after re-arming the stored turn timers.
-PROCESS_SETTINGS = ("DATABASE_URL", "DATABASE_PATH", "SHARD_COUNT", "SHARD_IDS", "TIMER_POLL_SECONDS")
+PROCESS_SETTINGS = ("DATABASE_URL", "DATABASE_PATH", "SHARD_COUNT", "SHARD_IDS", "TIMER_POLL_SECONDS",
+                    "GLOBAL_REQUESTS_PER_SECOND")
 READY_LINE = re.compile(r"ready to serve: (\d+) games known, (\d+) timers re-armed")
 
 
@@ -160,8 +161,9 @@ def pg_query(url: str, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     on a thread with its own event loop, ``?`` placeholders turned into ``$1..$n``."""
     import asyncpg  # only the PostgreSQL wire tests need it
 
-    parts = sql.split("?")
-    numbered = parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))
+    from storage.postgres import numbered_placeholders
+
+    numbered = numbered_placeholders(sql)
 
     async def fetch() -> list[tuple[Any, ...]]:
         connection = await asyncpg.connect(url)
