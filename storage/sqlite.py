@@ -1,15 +1,5 @@
-"""The SQLite backend: one file, WAL mode, one connection (and one for background
+"""The SQLite backend (aiosqlite): one file, WAL mode, one connection (and one for background
 checkpoints, storage.checkpoints), one process.
-
-The statements run on the event loop's thread, straight through sqlite3: a statement of this
-bot reads a few rows by key from SQLite's page cache, or appends to the WAL without an fsync
-(synchronous = NORMAL), in 5-10 microseconds, while a trip to aiosqlite's worker thread and back
-cost 40-80 microseconds of CPU (queue, wake-up, the loop's self-pipe) and a fight for the GIL
-with the threads that draw boards: ~15 % of the bot's main-thread samples at 400 games. Nothing
-else writes the file (one process owns it; the checkpointer's PASSIVE checkpoints never block a
-writer), so no statement waits on a lock. Each statement still lets the other tasks run
-(``asyncio.sleep(0)``), as the trip to the thread did: a loop of statements (a copy of the
-tables) must not hold up the gateway's heartbeat. aiosqlite still opens, migrates and closes it.
 
 It runs the statements of the storage modules (storage.games, storage.outbox, ...). One
 connection serves every game, so a transaction holds a connection lock for its whole length
@@ -49,7 +39,6 @@ class SqliteBackend:
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self.conn = conn
-        self.raw: sqlite3.Connection = conn._conn  # the statements' (aiosqlite has no public name for it)
         self.path = path
         self._lock = asyncio.Lock()
         # Per backend, not per module: two open databases must not see each other's transaction.
@@ -67,8 +56,7 @@ class SqliteBackend:
     async def open(cls, path: Path, clock: Callable[[], float], busy_timeout_ms: int) -> SqliteBackend:
         _refuse_foreign_file(path)
         try:
-            # Made on aiosqlite's thread, used on the loop's (see the module's docstring).
-            conn = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
+            conn = await aiosqlite.connect(path, isolation_level=None)
         except sqlite3.Error as exc:
             raise StorageError(f"Cannot open the database {path}: {exc}.") from exc
         conn.row_factory = aiosqlite.Row
@@ -113,18 +101,16 @@ class SqliteBackend:
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         async with self._exclusive():
             with _storage_errors("read"):  # IntegrityError: an INSERT ... RETURNING
-                rows = self.raw.execute(sql, params).fetchall()
-        await asyncio.sleep(0)
-        return rows
+                return list(await self.conn.execute_fetchall(sql, params))
 
     async def run_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         if not self._in_transaction.get():
             self.check_same_file()
         async with self._exclusive():
             with _storage_errors("written"):
-                self.raw.executemany(sql, rows).close()
+                cursor = await self.conn.executemany(sql, rows)
+            await cursor.close()
         self._committed_unless_in_transaction()
-        await asyncio.sleep(0)
 
     async def run(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Execute one statement and close its cursor (an open cursor blocks COMMIT); return
@@ -133,12 +119,12 @@ class SqliteBackend:
             self.check_same_file()
         async with self._exclusive():
             with _storage_errors("written"):
-                cursor = self.raw.execute(sql, params)
-            count = cursor.rowcount
-            cursor.close()
-            self._committed_unless_in_transaction()
-        await asyncio.sleep(0)
-        return count
+                cursor = await self.conn.execute(sql, params)
+            try:
+                return cursor.rowcount
+            finally:
+                await cursor.close()
+                self._committed_unless_in_transaction()
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[None]:
@@ -164,17 +150,18 @@ class SqliteBackend:
             self._lock.release()
 
     async def run_steps(self, steps: Sequence[tuple[str, Any, bool]]) -> list[Any]:
-        """One write transaction in one call: BEGIN IMMEDIATE, the statements, COMMIT. Returns
+        """One write transaction in a single trip to aiosqlite's thread (each trip costs ~0.15
+        ms here, more than SQLite's own work): BEGIN IMMEDIATE, the statements, COMMIT. Returns
         the first statement's rows; when it returns none (a failed version check) or any
-        statement fails, everything is rolled back."""
+        statement fails, everything is rolled back. aiosqlite has no public way to run a
+        function on its thread, hence its ``_execute``."""
         async with self._lock:
             self.check_same_file()
             with _storage_errors("written"):
-                rows: list[Any] = _write_transaction(self.raw, steps)
+                rows: list[Any] = await self.conn._execute(_write_transaction, self.conn._conn, steps)
             if rows:
                 self.checkpointer.wrote()
-        await asyncio.sleep(0)
-        return rows
+            return rows
 
     def _committed_unless_in_transaction(self) -> None:
         """A statement outside a transaction commits by itself (autocommit)."""
@@ -298,8 +285,8 @@ def _storage_errors(doing: str) -> Iterator[None]:
 
 
 def _write_transaction(conn: sqlite3.Connection, steps: Sequence[tuple[str, Any, bool]]) -> list[Any]:
-    """SqliteBackend.run_steps's transaction. A step is (sql, parameters, many); ``many`` runs
-    the statement once per row."""
+    """Runs on aiosqlite's thread (see SqliteBackend.run_steps). A step is (sql, parameters,
+    many); ``many`` runs the statement once per row."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         sql, args, _ = steps[0]
