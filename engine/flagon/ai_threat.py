@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 from engine.flagon import ai_eval as E
 from engine.flagon import geometry as G
-from engine.flagon.ai import _acted, _determinize, _face, _quick, _usable
+from engine.flagon.ai_policies import _acted, _determinize, _face, _quick, _usable
 from engine.flagon.cards import deck_of, load_cards
 from engine.flagon.game import FlagonGame
 from engine.flagon.rules import Ctx, Rules

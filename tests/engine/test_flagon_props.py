@@ -132,7 +132,7 @@ def test_hard_samples_the_other_plans_from_its_opponent_model():
     player plans); blind samples (medium's) often hold cards the character could not perform."""
     import random as _random
 
-    from engine.flagon.ai import _determinize, _usable
+    from engine.flagon.ai_policies import _determinize, _usable
     from engine.flagon.ai_threat import opponent_model
 
     g = new_game(["p1", "p2"], 21)
