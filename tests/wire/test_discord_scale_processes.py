@@ -1,7 +1,8 @@
 """bench.discord_scale --processes: the real bot as two shard processes on one PostgreSQL
-database, as a bot of thousands of servers runs. A whole game in a server on each shard (a
-Flagon game's plans are DMs, which reach shard 0 whatever the server's shard), every request
-charged to its server, no 429 from the one global bucket both processes share.
+database, as a bot of thousands of servers runs: each process holds its shard and paces at its
+share of the one global bucket. Whole games over both shards take minutes, so they are a bench,
+not a test: `python -m bench.discord_scale --per-move --processes 2` (every request charged to its
+server, no 429); games across two processes are tested in test_wire_two_processes.py.
 
 Needs a throw-away PostgreSQL (tests/storage/postgres_server.py): skips locally without one,
 fails in CI."""
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.discord_scale.harness import per_move, running_bot
+from bench.discord_scale.harness import running_bot
 from tests.storage.postgres_server import server
 
 pytestmark = pytest.mark.postgres
@@ -19,14 +20,6 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture(autouse=True)
 def postgres() -> None:
     server()  # skips (locally) or fails (CI) saying why when no PostgreSQL can be started
-
-
-async def test_two_shard_processes_play_whole_games_in_servers_of_both_shards():
-    costs = await per_move(1, seed=25, kinds=["ninesons", "flagon"], via="buttons", processes=2)
-    assert [c.kind for c in costs] == ["ninesons", "flagon"]
-    for cost in costs:
-        assert cost.moves > 0 and cost.turn_changes > 0
-        assert cost.window.total > 0 and cost.window.rate_limited == 0
 
 
 async def test_each_process_runs_its_shard_and_paces_at_half_the_global_limit():
