@@ -23,10 +23,19 @@ from typing import Any
 
 from engine.base import Game
 from engine.flagon import ai_threat
-from engine.flagon.ai_policies import _acted, _determinize, _face, _plan_easy, _quick, _usable, daze_choice
+from engine.flagon.ai_policies import (
+    _acted,
+    _determinize,
+    _face,
+    _plan_easy,
+    _quick,
+    _usable,
+    daze_choice,
+    play_out,
+)
 from engine.flagon.game import FlagonGame
 
-# Cards a player is happy to give away to a Daze (cheap, harmless when revealed later).
+# The characters easy and medium take first while they are free.
 CHAR_PREFERENCE = ("thras", "asma", "goodheart", "montero", "margalo", "teo", "nari", "tuuli", "jack")
 # Hard takes the characters that won most in AI games (Asma's ranged spells, Montero's
 # one-time Witty Retort) while they are free.
@@ -85,17 +94,7 @@ def _score(game: FlagonGame, player: str) -> float:
 
 
 def _rollout(g: FlagonGame, player: str, rnd: random.Random, done: Any) -> float:
-    for _ in range(ROLLOUT_LIMIT):
-        if g.is_over or done(g):
-            break
-        ta = g.to_act()
-        if not ta:
-            break
-        p = ta[0]
-        try:
-            g._apply(p, _quick(g, p, rnd))
-        except RuntimeError:  # a sampled position that cannot replay an old answer: stop here
-            break
+    play_out(g, lambda p: _quick(g, p, rnd), done, ROLLOUT_LIMIT)
     return _score(g, player)
 
 

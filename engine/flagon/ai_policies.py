@@ -6,6 +6,7 @@ an import cycle."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from engine.flagon import geometry as G
 from engine.flagon.cards import deck_of, load_cards
@@ -138,3 +139,20 @@ def _determinize(
 def _acted(g: FlagonGame, cid: str) -> int:
     """How many actions ``cid`` has completed."""
     return int(g.s["chars"][cid]["actions"])
+
+
+def play_out(
+    g: FlagonGame, policy: Callable[[str], str], done: Callable[[FlagonGame], bool], limit: int
+) -> None:
+    """Play ``g`` on, in place, with ``policy`` choosing each answer, until the game ends,
+    ``done`` says so, nobody is to act, or ``limit`` answers were given."""
+    for _ in range(limit):
+        if g.is_over or done(g):
+            return
+        to_act = g.to_act()
+        if not to_act:
+            return
+        try:
+            g._apply(to_act[0], policy(to_act[0]))
+        except RuntimeError:  # a sampled position that cannot replay an old answer: stop here
+            return

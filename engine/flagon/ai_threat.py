@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 from engine.flagon import ai_eval as E
 from engine.flagon import geometry as G
-from engine.flagon.ai_policies import _acted, _determinize, _face, _quick, _usable
+from engine.flagon.ai_policies import _acted, _determinize, _face, _quick, _usable, play_out
 from engine.flagon.cards import deck_of, load_cards
 from engine.flagon.game import FlagonGame
 from engine.flagon.rules import Ctx, Rules
@@ -102,16 +102,7 @@ def _policy(g: FlagonGame, p: str, rnd: random.Random, me: str) -> str:
 
 
 def _rollout(g: FlagonGame, player: str, rnd: random.Random, done: Callable[[FlagonGame], bool]) -> float:
-    for _ in range(ROLLOUT_LIMIT):
-        if g.is_over or done(g):
-            break
-        ta = g.to_act()
-        if not ta:
-            break
-        try:
-            g._apply(ta[0], _policy(g, ta[0], rnd, player))
-        except RuntimeError:  # a sampled position that cannot replay an old answer
-            break
+    play_out(g, lambda p: _policy(g, p, rnd, player), done, ROLLOUT_LIMIT)
     if g.is_over:  # the end: only reputation counts, no threats are left
         sides = E.sides_of(g)
         return E.side_balance(g.s, sides[player], sides)
