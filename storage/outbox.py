@@ -37,6 +37,15 @@ def insert_step(game_id: int, version: int, events: Sequence[dict[str, Any]], no
     )
 
 
+def _appended(old: list[str], lines: Sequence[str], keep: int) -> list[str]:
+    """Recent lines ``old`` with ``lines`` appended, the last ``keep`` kept. A line starting with
+    PROGRESS_MARK replaces a last line that starts with it too (a progress line such as
+    "✍️ still planning: …" is updated, not repeated)."""
+    if old and old[-1].startswith(PROGRESS_MARK) and any(x.startswith(PROGRESS_MARK) for x in lines):
+        old = old[:-1]
+    return (old + list(lines))[-keep:]
+
+
 class Outbox(Table):
     def __init__(self, backend: Backend, clock: Callable[[], float], rows: GameRowCache) -> None:
         super().__init__(backend, clock)
@@ -66,33 +75,46 @@ class Outbox(Table):
     async def save_progress(
         self, announcements: Sequence[Announcement], *, recent: tuple[Sequence[str], int] | None = None
     ) -> list[str] | None:
-        """Store these rows' ``progress`` (the delivery steps done) in one transaction; with
+        """Store these rows' ``progress`` (the delivery steps done) in one transaction, in one
+        trip to the database (the deliveries of a busy bot make ~2 of these per move); with
         ``recent=(lines, keep)`` the board's Recent lines are appended in that same transaction,
         so they are written exactly once. A line starting with PROGRESS_MARK replaces a last
         line that starts with it too. Returns the new Recent list if it was changed."""
         if not announcements:
             return None
-        new_recent = None
         game_id = announcements[0].game_id
-        async with self._transaction():
-            await self._run_many(
-                "UPDATE outbox SET progress = ? WHERE id = ?",
-                [(json.dumps(a.progress), a.id) for a in announcements],
+        progress_step: Step = (
+            "UPDATE outbox SET progress = ? WHERE id = ?",
+            [(json.dumps(a.progress), a.id) for a in announcements],
+            True,
+        )
+        new_recent = None
+        if recent is None:
+            # A check that the game is there, then the progress: one trip (run_steps).
+            first: Step = ("SELECT id FROM games WHERE id = ?", (game_id,), False)
+        else:
+            # Only this step writes Recent, under the game's delivery lock: what was read before
+            # the transaction is still what is stored when it writes.
+            new_recent = _appended(await self._stored_recent(game_id), *recent)
+            first = (
+                "UPDATE games SET recent = ? WHERE id = ? RETURNING id",
+                (json.dumps(new_recent), game_id),
+                False,
             )
-            if recent is not None:
-                new_recent = await self._append_recent(game_id, *recent)
+        if len(await self._backend.run_steps([first, progress_step])) != 1:
+            return None  # the game is gone (and its outbox rows with it): nothing was written
         if new_recent is not None:
             self._rows.wrote(game_id, {"recent": json.dumps(new_recent)})
         return new_recent
 
-    async def _append_recent(self, game_id: int, lines: Sequence[str], keep: int) -> list[str]:
-        rows = await self._fetch("SELECT recent FROM games WHERE id = ?", (game_id,))
-        old = json.loads(rows[0][0]) if rows else []
-        if old and old[-1].startswith(PROGRESS_MARK) and any(x.startswith(PROGRESS_MARK) for x in lines):
-            old = old[:-1]  # a progress line ("✍️ still planning: …") is updated, not repeated
-        new_recent: list[str] = (old + list(lines))[-keep:]
-        await self._run("UPDATE games SET recent = ? WHERE id = ?", (json.dumps(new_recent), game_id))
-        return new_recent
+    async def _stored_recent(self, game_id: int) -> list[str]:
+        """The game's Recent lines as stored: from the row cache when this process owns the
+        database (a trip to the database thread saved per delivery), else read."""
+        rows = self._rows.get(game_id)
+        if rows is not None:
+            return list(json.loads(rows.game["recent"]))
+        stored = await self._fetch("SELECT recent FROM games WHERE id = ?", (game_id,))
+        return list(json.loads(stored[0][0])) if stored else []
 
     async def finish(self, announcements: Sequence[Announcement]) -> None:
         """Delivered: drop the rows."""
