@@ -158,6 +158,11 @@ class GameTable(Table):
         None if there is no such game. Reads no JSON, so it works for damaged games too."""
         if not 0 < game_id <= MAX_ROW_ID:
             return None
+        kept = self._rows.get(game_id)
+        if kept is not None:  # every click asks this first: no trip when the game is kept (a damaged one never is)
+            seated = any(seat["user_id"] == user_id for seat in kept.seats)
+            game = kept.game
+            return GameAccess(game["guild_id"], game["channel_id"], game["status"], seated, False)
         rows = await self._fetch(
             "SELECT g.guild_id, g.channel_id, g.status, "
             "EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?), "
