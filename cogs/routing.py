@@ -130,6 +130,9 @@ class Spec(Generic[F]):
             if unknown:
                 raise ValueError(f"{verb}: layout {shape!r} names no field {sorted(unknown)}")
         self._templates = [(_template(shape), shape) for shape in self.layouts]
+        # Each layout's field names, and the words before them: a menu makes many ids per move.
+        self._layout_fields = [(frozenset(_FIELD.findall(shape)), shape) for shape in self.layouts]
+        self._head = [verb, *([control] if control else [])]
         key = (verb, control)
         old = _SPECS.get(key)
         # A module loaded again (a reloaded extension) defines its specs again: the same ones.
@@ -143,11 +146,12 @@ class Spec(Generic[F]):
         return self.control or self.verb
 
     def _words(self, values: F) -> list[str]:
-        given = {name for name, value in _as_dict(values).items() if value is not None}
-        for shape in self.layouts:
-            if set(_FIELD.findall(shape)) == given:
-                tail = shape.format(**_as_dict(values))
-                return [self.verb, *([self.control] if self.control else []), *([tail] if tail else [])]
+        fields = _as_dict(values)
+        given = frozenset(name for name, value in fields.items() if value is not None)
+        for names, shape in self._layout_fields:
+            if names == given:
+                tail = shape.format(**fields)
+                return [*self._head, *([tail] if tail else [])]
         raise ValueError(f"{self.verb}: no layout writes the fields {sorted(given)}")
 
     def fits(self, game_id: int, values: F) -> bool:
