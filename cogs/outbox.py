@@ -160,13 +160,13 @@ class Outbox:
         # message (a plan chosen in a DM changes the board: the last click on the board carries
         # it); with none, the board moves to the followup of a /play that caused the change.
         await self.hops.catch_up(game_id)
-        board_carrier = self.live.on(snap.record.board_message_id, carrier)
+        board_carrier = self.live.on(moved_from := snap.record.board_message_id, carrier)
         hop = carrier if carrier is not None and may_move(snap, carrier, board_carrier) else None
         moved = hop is not None and await self.hops.move(snap, hop)
         if not moved:
             await self.bot.presenter.draw_board(snap, board_carrier)
         if snap.game is not None and snap.record.status == "active":
-            await self._ping_and_seat_messages(snap, carrier)
+            await self._ping_and_seat_messages(snap, carrier, moved_from if moved else None)
         elif snap.game is not None and snap.record.status in ENDED:
             await self._game_over(snap)
         await service.db.outbox.finish(pending)
@@ -188,14 +188,17 @@ class Outbox:
         if recent is not None:
             rec.recent = recent
 
-    async def _ping_and_seat_messages(self, snap: Snapshot, carrier: Carrier | None) -> None:
-        """Steps 3 and 4 of a running game: its ping, then each seat's private message."""
+    async def _ping_and_seat_messages(
+        self, snap: Snapshot, carrier: Carrier | None, moved_from: int | None
+    ) -> None:
+        """Steps 3 and 4 of a running game: its ping, then each seat's private message.
+        ``moved_from``: the board moved from that message in this delivery."""
         service, pending = self.bot.service, snap.pending
         unpinged = [a for a in pending if "ping" not in a.progress]
         if unpinged:
             rec = snap.record
             ping_carrier = self.live.ping(rec.table_channel_id, rec.board_message_id, carrier)
-            sent = await self.pings.announce(snap, _events(unpinged), ping_carrier)
+            sent = await self.pings.announce(snap, _events(unpinged), ping_carrier, moved_from)
             for a in unpinged:
                 a.progress["ping"] = sent
             await service.db.outbox.save_progress(unpinged)

@@ -148,8 +148,12 @@ async def test_a_restart_between_the_move_and_the_old_boards_delete_finishes_the
     await env.restart_bot(create_bot(database_path=db_path))
     await env.advance_time(1)
     [board] = boards(channel)  # the old board is gone, the one the game names is edited
-    assert board.id == board_id and "move 2 ·" in texts_of(board) and "alice: Place 3 on b2" in texts_of(board)
-    assert stored(db_path, "SELECT COUNT(*) FROM old_boards") == stored(db_path, "SELECT COUNT(*) FROM outbox")
+    assert (
+        board.id == board_id and "move 2 ·" in texts_of(board) and "alice: Place 3 on b2" in texts_of(board)
+    )
+    assert stored(db_path, "SELECT COUNT(*) FROM old_boards") == stored(
+        db_path, "SELECT COUNT(*) FROM outbox"
+    )
     assert stored(db_path, "SELECT COUNT(*) FROM outbox") == [(0,)]
     assert f"/{board_id})" in last_ping(channel).content
 
@@ -215,3 +219,40 @@ async def test_in_a_thread_the_board_moves_within_the_thread(world):
     assert f"/{thread.id}/{board.id})" in last_ping(thread).content
     [sign] = boards(channel)  # the lobby, the game's sign in the channel, stays
     assert sign.id == lobby.id and "Played in its thread" in texts_of(sign)
+
+
+def links_to(message: discord.Message, board_id: int) -> bool:
+    return f"/{board_id})" in (message.content or "")
+
+
+async def test_a_flagon_game_by_play_keeps_one_board_and_every_standing_ping_links_it(
+    simcord_env, simcord_bot
+):
+    """Flagon by /play at human pace: the board moves about every 14 minutes, sometimes with a
+    change that pings nobody new (a plan, a step of the same member): the pings left standing,
+    in the channel and in bob's DMs (he chose DM pings), then name the new board."""
+    env, bot = simcord_env, simcord_bot
+    guild, channel, m = table_world(env, bot, ("alice", "bob", "carol"), admin=True, seed=20261129)
+    await m["admin"].slash(channel, "config set", setting="images", value="off")
+    await m["bob"].slash(channel, "game notify", where="dm")
+    await m["alice"].slash(channel, "game new", game="flagon")
+    for name in ("bob", "carol"):
+        await m[name].click(boards(channel)[-1], label="Join")
+    await m["alice"].click(boards(channel)[-1], label="Start")
+    by_user = {member.id: member for member in m.values()}
+    rng = random.Random(11)
+    moved = 0
+    for _ in range(600):
+        await env.advance_time(rng.uniform(15, 45))
+        rec, game = await bot.service.load(1)
+        if game.is_over or rec.status != "active":
+            break
+        seat = rng.choice([s for s in rec.seats if not s.is_ai and s.seat in game.to_act()])
+        await by_user[seat.user_id].slash(channel, "play", action=rng.choice(game.legal_actions(seat.seat)))
+        [board] = boards(channel)
+        assert board.id == (await bot.service.db.games.load(1)).board_message_id
+        moved += board.id != rec.board_message_id
+        standing = [p for p in channel.history() if not p.embeds and "Go to the board" in (p.content or "")]
+        standing += [p for p in m["bob"].user.dm_channel.history() if "Go to the board" in (p.content or "")]
+        assert all(links_to(p, board.id) for p in standing), [p.content for p in standing]
+    assert game.is_over and moved >= 5
