@@ -121,6 +121,29 @@ async def test_a_click_on_the_board_itself_edits_it_in_place_however_old_the_las
     assert channel_requests(env, channel, "PATCH", since) == []  # (the old ping's delete is the one request)
 
 
+async def test_a_moved_board_takes_clicks_and_the_play_that_moved_it_edits_it_for_the_others(world):
+    env, channel, m = world
+    await start_ninesons(env, channel, m)
+    [old] = boards(channel)
+    await env.advance_time(TOKEN_DEAD)
+    await m["alice"].slash(channel, "play", action="3@b2")  # no live click on the board: it moves
+    [board] = boards(channel)
+    assert board.id != old.id
+    # bob's next move by /play is drawn through alice's /play, which posted the board: no channel edit.
+    await env.advance_time(30)
+    since = len(env.http_requests)
+    await m["bob"].slash(channel, "play", action="2@c3")
+    assert [b.id for b in boards(channel)] == [board.id] and "move 3 ·" in texts_of(boards(channel)[0])
+    assert channel_requests(env, channel, "PATCH", since) == []
+    # A click on the moved board plays and redraws it in place.
+    rec, game = await env.bot.service.load(1)
+    [seat] = game.to_act()
+    action = next(a for a in game.legal_actions(seat) if a.startswith("1@"))
+    label = fill_names(game.describe_action(seat, action), seat_names(rec.seats, "plain"))
+    await play_one_decision(m["alice"], channel, action, label, "alice", [])
+    assert [b.id for b in boards(channel)] == [board.id] and "move 4 ·" in texts_of(boards(channel)[0])
+
+
 class Killed(Exception):
     """The process dies here (nothing after it runs)."""
 
