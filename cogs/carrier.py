@@ -7,22 +7,25 @@ A click hands its live interaction down (cogs.router -> cogs.announcer -> cogs.o
 cogs.presenter / cogs.pings). The board is edited through it when the click was made on the
 board message itself (its "original" is that message); the turn ping is sent as its followup
 when the interaction happened in the game's channel (or thread). Anything else, an expired
-token, or a failed interaction request, falls back to the channel: a timer or a ``/play``
-whose response is not the board have no carrier of their own, since an interaction's webhook
-can edit only the messages it created.
+token, or a failed interaction request, falls back to the channel: a timer has no carrier of
+its own, and a ``/play`` can edit the board only once the board moved to its followup
+(cogs.board_hop), since an interaction's webhook can edit only the messages it created.
 
-A token stays valid for 15 minutes, and it may edit its original as often as it likes, so
-:class:`LiveInteractions` keeps the newest click made on each message the bot edits (a board,
-a seat message) while its token lives: a change that no click of its own can carry (a plan chosen
-in a DM changes the board; a card revealed on the board changes its owner's seat message) goes
-through that click's webhook instead of the channel. Memory only: after a restart, or once the
-token is old, it is the channel again.
+A token stays valid for 15 minutes, and it may edit its original, and the followups it sent,
+as often as it likes, so :class:`LiveInteractions` keeps the newest interaction that can edit
+each message the bot edits (a board, a seat message) while its token lives: a change that no
+click of its own can carry (a plan chosen in a DM changes the board; a card revealed on the
+board changes its owner's seat message) goes through that interaction's webhook instead of the
+channel. A click on a message can edit it (its original); a ``/play`` can edit the board it
+posted as its followup when the board moved to it (cogs.board_hop). Memory only: after a
+restart, or once the token is old, it is the channel again.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 import discord
 
@@ -50,6 +53,8 @@ class Carrier:
     interaction: discord.Interaction
     # A request through it failed (the token was refused): the channel from now on.
     broken: bool = field(default=False)
+    # Messages its webhook created that it edits too (a board posted as its followup).
+    created: set[int] = field(default_factory=set)
 
     def alive(self) -> bool:
         return not self.broken and token_alive(self.interaction)
@@ -73,8 +78,15 @@ class Carrier:
         return board_message_id is not None and self.edits(board_message_id)
 
     def edits(self, message_id: int) -> bool:
-        """Whether editing the original edits ``message_id`` (while the token lives)."""
-        return self.original_message_id() == message_id and self.alive()
+        """Whether this interaction's webhook can edit ``message_id`` (while the token lives):
+        its original, or a followup it created that the bot edits (:meth:`LiveInteractions.adopt`)."""
+        return (self.original_message_id() == message_id or message_id in self.created) and self.alive()
+
+    async def edit(self, message_id: int, **fields: Any) -> discord.Message:
+        """Edit ``message_id`` (one it :meth:`edits`) through this interaction's webhook."""
+        if message_id in self.created:
+            return await self.interaction.followup.edit_message(message_id, **fields)
+        return await self.interaction.edit_original_response(**fields)
 
     def carries_ping(self, channel_id: int) -> bool:
         """Whether a followup lands where the game's ping belongs (its channel, or its thread)."""
@@ -84,7 +96,7 @@ class Carrier:
 
 
 class LiveInteractions:
-    """The newest click made on each message the bot edits, while its token lives."""
+    """The newest interaction that can edit each message the bot edits, while its token lives."""
 
     def __init__(self) -> None:
         self._on: RecentMap[int, Carrier] = RecentMap(LIVE_KEPT)
@@ -101,6 +113,12 @@ class LiveInteractions:
             if oldest.alive():
                 break
             self._on.popitem(last=False)
+
+    def adopt(self, message_id: int, carrier: Carrier) -> None:
+        """``carrier``'s webhook created ``message_id`` (the board, moved to its followup):
+        later edits of that message go through it while its token lives."""
+        carrier.created.add(message_id)
+        self._on[message_id] = carrier
 
     def on(self, message_id: int | None, carrier: Carrier | None = None) -> Carrier | None:
         """What can edit ``message_id`` through an interaction endpoint: ``carrier`` (the

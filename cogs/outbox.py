@@ -7,7 +7,8 @@ game's pending rows in order:
 0. a game that just started to be played in a thread gets its thread (cogs.threads);
 1. the board's Recent lines, appended in the same transaction that marks them done (exactly once);
 2. the board, drawn from the saved state (an edit, so repeating it is harmless; all the rows
-   pending make one edit);
+   pending make one edit), or, when only the channel could edit it and the change came from a
+   ``/play`` there, the board posted again as its followup and the old one deleted (cogs.board_hop);
 3. the game's ping (cogs.pings: its message id is noted on the rows, so it is never sent twice),
    or, for the change that ended the game, one notice saying how it ended;
 4. each human seat's seat message (cogs.seat_messages: the seat is noted on the rows once its DM went out);
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs.board_hop import BoardHop, may_move
 from cogs.carrier import Carrier, LiveInteractions
 from cogs.errors import AnnouncementDelayed
 from cogs.pings import Pings
@@ -70,6 +72,7 @@ class Outbox:
         self.behind: set[int] = set()
         # The newest click on each board and seat message while its token lives (cogs.carrier).
         self.live = LiveInteractions()
+        self.hops = BoardHop(bot, self.live)  # the board moving to a live /play's followup
         self.pings = Pings(bot)
         self.seat_messages = SeatMessages(bot, self.live)
         self.tables = Tables(bot)
@@ -107,7 +110,9 @@ class Outbox:
             self._fell_behind(game_id)
 
     async def deliver_all_pending(self) -> int:
-        """At start-up: announce what a crash left queued. Returns how many games had some."""
+        """At start-up: announce what a crash left queued, and delete the old boards a crash
+        left (cogs.board_hop). Returns how many games had announcements queued."""
+        await self.hops.delete_all_old()
         game_ids = await self.bot.db.outbox.games_waiting()
         for game_id in game_ids:
             self.behind.add(game_id)
@@ -151,11 +156,17 @@ class Outbox:
         if carrier is not None:
             self.delivered_for[carrier.interaction.id] = snap
         await self._recent_lines(snap)
-        # Through the click when it can, else the newest live click on that message (a plan
-        # chosen in a DM changes the board: the last click on the board carries it).
-        await self.bot.presenter.draw_board(snap, self.live.on(snap.record.board_message_id, carrier))
+        # Through the click when it can, else the newest live interaction that can edit that
+        # message (a plan chosen in a DM changes the board: the last click on the board carries
+        # it); with none, the board moves to the followup of a /play that caused the change.
+        await self.hops.catch_up(game_id)
+        board_carrier = self.live.on(moved_from := snap.record.board_message_id, carrier)
+        hop = carrier if carrier is not None and may_move(snap, carrier, board_carrier) else None
+        moved = hop is not None and await self.hops.move(snap, hop)
+        if not moved:
+            await self.bot.presenter.draw_board(snap, board_carrier)
         if snap.game is not None and snap.record.status == "active":
-            await self._ping_and_seat_messages(snap, carrier)
+            await self._ping_and_seat_messages(snap, carrier, moved_from if moved else None)
         elif snap.game is not None and snap.record.status in ENDED:
             await self._game_over(snap)
         await service.db.outbox.finish(pending)
@@ -177,14 +188,17 @@ class Outbox:
         if recent is not None:
             rec.recent = recent
 
-    async def _ping_and_seat_messages(self, snap: Snapshot, carrier: Carrier | None) -> None:
-        """Steps 3 and 4 of a running game: its ping, then each seat's private message."""
+    async def _ping_and_seat_messages(
+        self, snap: Snapshot, carrier: Carrier | None, moved_from: int | None
+    ) -> None:
+        """Steps 3 and 4 of a running game: its ping, then each seat's private message.
+        ``moved_from``: the board moved from that message in this delivery."""
         service, pending = self.bot.service, snap.pending
         unpinged = [a for a in pending if "ping" not in a.progress]
         if unpinged:
             rec = snap.record
             ping_carrier = self.live.ping(rec.table_channel_id, rec.board_message_id, carrier)
-            sent = await self.pings.announce(snap, _events(unpinged), ping_carrier)
+            sent = await self.pings.announce(snap, _events(unpinged), ping_carrier, moved_from)
             for a in unpinged:
                 a.progress["ping"] = sent
             await service.db.outbox.save_progress(unpinged)

@@ -11,6 +11,8 @@ after its change is saved, once, and again after a crash only if it never went o
 - A new ping deletes the game's earlier ones, so at most one is alive per game; when the game
   ends they are deleted and one notice says how it ended, pinging nobody.
 - An AI seat is never pinged, nor is anyone once the game is over.
+- When the board moves to a new message (cogs.board_hop) and no new ping replaces the standing
+  ones, their link is changed to name the new board.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import discord
 
 from cogs.carrier import Carrier, token_alive
 from cogs.prompts import must_act_privately
+from cogs.recent import RecentMap
 from cogs.ui import ui_for
 from engine import Event, Game, registry
 from render import text
@@ -43,11 +46,14 @@ log = logging.getLogger("dragon_tavern.cogs.pings")
 DM_CLOSED = 50007
 NOBODY = discord.AllowedMentions.none()
 _MENTION_OR_NAME = re.compile(r"\{(@?)([A-Za-z_]\w*)\}")  # render.text's placeholders, plus {@p1}
+TEXTS_KEPT = 4096  # standing pings whose text is remembered, to name a moved board
 
 
-def board_link(rec: GameRecord) -> str:
-    """A jump link to the game's board message (the channel while it has none)."""
-    tail = f"/{rec.board_message_id}" if rec.board_message_id else ""
+def board_link(rec: GameRecord, board_message_id: int | None = None) -> str:
+    """A jump link to the game's board message, or to ``board_message_id`` (the channel while
+    it has none)."""
+    board = board_message_id or rec.board_message_id
+    tail = f"/{board}" if board else ""
     return f"https://discord.com/channels/{rec.guild_id}/{rec.table_channel_id}{tail}"
 
 
@@ -71,12 +77,23 @@ class Pings:
         # Memory only: after a restart (or once the token expired) a ping is deleted through
         # its channel like any other.
         self._webhooks: dict[int, tuple[discord.Webhook, discord.Interaction]] = {}
+        # Standing pings' text and mentions, so that a moved board's link can be changed in them
+        # (relink). Memory only: a ping sent before a restart keeps its link.
+        self._texts: RecentMap[int, tuple[str, discord.AllowedMentions]] = RecentMap(TEXTS_KEPT)
 
     # -- while the game runs ----------------------------------------------------------------
-    async def announce(self, snap: Snapshot, events: list[Event], carrier: Carrier | None = None) -> int:
+    async def announce(
+        self,
+        snap: Snapshot,
+        events: list[Event],
+        carrier: Carrier | None = None,
+        moved_from: int | None = None,
+    ) -> int:
         """Ping who must act now because of ``events`` (and the game's own out-of-turn pings):
         a followup of ``carrier`` (the click that caused it) when it can carry one, else a
-        channel message. Returns the id of the message sent, or 0 if none was (DMs only, or nobody)."""
+        channel message. Returns the id of the message sent, or 0 if none was (DMs only, or nobody).
+        ``moved_from``: the board moved from that message in this delivery; pings left standing
+        name the new one."""
         rec, game = snap.record, snap.game
         assert game is not None, "pings are for a started game"
         public = [e for e in events if e.to is None]
@@ -86,6 +103,7 @@ class Pings:
         humans = {s.seat: s for s in rec.seats if not s.is_ai and s.user_id is not None}
         asked = [p for p in asked if p in to_act and p in humans]
         if not asked and not hook:
+            await self.relink(rec, moved_from)
             return 0
         settings, deadline = snap.settings, snap.deadline
         in_channel: list[str] = []
@@ -115,6 +133,8 @@ class Pings:
         if not lines:
             if sent:
                 await self.delete_earlier(rec, keep=sent)
+            else:
+                await self.relink(rec, moved_from)
             return 0
         if deadline is not None:
             lines.append(self._deadline_line(rec, deadline, [humans[p] for p in asked], settings))
@@ -163,6 +183,7 @@ class Pings:
             channel = self.bot.get_partial_messageable(rec.table_channel_id)
             sent_id = (await channel.send(text.fit(content), suppress_embeds=True, allowed_mentions=mentions)).id
         await self.bot.db.pings.add(rec.id, rec.table_channel_id, sent_id)
+        self._texts[sent_id] = (text.fit(content), mentions)
         await self.delete_earlier(rec, keep={*keep, sent_id})
         return sent_id
 
@@ -187,6 +208,7 @@ class Pings:
         except discord.Forbidden:
             return None
         await self.bot.db.pings.add(rec.id, sent.channel.id, sent.id)
+        self._texts[sent.id] = (content, NOBODY)
         return sent.id
 
     async def _dm_followup(self, rec: GameRecord, seat: SeatRecord, content: str) -> int | None:
@@ -206,6 +228,7 @@ class Pings:
             return None
         self._webhooks[sent.id] = (followup, carrier.interaction)
         await self.bot.db.pings.add(rec.id, stored.channel_id, sent.id)
+        self._texts[sent.id] = (content, NOBODY)
         return sent.id
 
     async def delete_earlier(self, rec: GameRecord, *, keep: set[int]) -> None:
@@ -225,6 +248,7 @@ class Pings:
                     await self._delete_one(channel_id, message_id)
                 await self.bot.db.pings.drop(game_id, message_id)
                 self._webhooks.pop(message_id, None)
+                self._texts.pop(message_id, None)
         except Exception:
             log.warning("game %s: deleting an old ping failed; the next ping tries again", game_id, exc_info=True)
 
@@ -240,6 +264,30 @@ class Pings:
             except discord.HTTPException:
                 log.info("deleting ping %s through its interaction failed; deleting it in the channel", message_id)
         await self.bot.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
+
+    async def relink(self, rec: GameRecord, moved_from: int | None) -> None:
+        """The board moved from message ``moved_from`` (cogs.board_hop) and no new ping replaced
+        the game's standing ones: their link names the new board (through the webhook that sent
+        one while its token lives, else its channel). A link that cannot be changed stays."""
+        if moved_from is None:
+            return
+        old, new = f"({board_link(rec, moved_from)})", f"({board_link(rec)})"
+        for channel_id, message_id in await self.bot.db.pings.of_game(rec.id):
+            kept = self._texts.get(message_id)
+            if kept is None or old not in kept[0]:
+                continue
+            content = kept[0].replace(old, new)
+            hook = self._webhooks.get(message_id)
+            try:
+                if hook is not None and token_alive(hook[1]):
+                    await hook[0].edit_message(message_id, content=content, allowed_mentions=kept[1])
+                else:
+                    partial = self.bot.get_partial_messageable(channel_id).get_partial_message(message_id)
+                    await partial.edit(content=content, allowed_mentions=kept[1])
+            except discord.HTTPException:
+                log.info("game %s: ping %s still links the old board", rec.id, message_id)
+                continue
+            self._texts[message_id] = (content, kept[1])
 
     # -- at the end -------------------------------------------------------------------------
     async def game_over(self, rec: GameRecord, game: Game | None) -> int:

@@ -219,9 +219,9 @@ class Presenter:
         picture = self._picture_of(rec.board_message_id, kwargs.get("attachments") or [])
         if carrier is not None and carrier.carries_board(rec.board_message_id):
             assert rec.board_message_id is not None
-            try:  # the click's own message: an interaction endpoint, outside the global limit
-                answered = await carrier.interaction.edit_original_response(
-                    **self.keep_unchanged_picture(rec.board_message_id, kwargs)
+            try:  # through the interaction's webhook: an interaction endpoint, outside the global limit
+                answered = await carrier.edit(
+                    rec.board_message_id, **self.keep_unchanged_picture(rec.board_message_id, kwargs)
                 )
                 self._pictures[rec.board_message_id] = (picture, list(answered.attachments))
                 return
@@ -238,13 +238,22 @@ class Presenter:
                 log.info("game %s: board message vanished; posting a new one", rec.id)
                 if not all(isinstance(f, discord.File) for f in kwargs.get("attachments") or []):
                     # it kept the vanished message's picture: draw it for the new message
-                    kwargs = text.fit_message(await self.board_message(snap))
-                    picture = self._picture_of(None, kwargs.get("attachments") or [])
+                    kwargs, picture = await self.new_board_message(snap)
         files = kwargs.pop("attachments")
         sent = await channel.send(**kwargs, files=files)
-        self._pictures[sent.id] = (picture, list(sent.attachments))
+        self.posted(sent, picture)
         await self.bot.db.games.set_board_message(rec.id, sent.id)
         rec.board_message_id = sent.id
+
+    async def new_board_message(self, snap: Snapshot) -> tuple[dict[str, Any], Picture]:
+        """The board of a started game for a new message (its picture as a file) and what
+        its picture shows; :meth:`posted` once it is sent."""
+        kwargs = text.fit_message(await self.board_message(snap))
+        return kwargs, self._picture_of(None, kwargs.get("attachments") or [])
+
+    def posted(self, sent: discord.Message, picture: Picture) -> None:
+        """``sent`` carries the board ``picture``: its next edit need not upload it again."""
+        self._pictures[sent.id] = (picture, list(sent.attachments))
 
     def keep_unchanged_picture(self, message_id: int, message: dict[str, Any]) -> dict[str, Any]:
         """``message`` as an edit of ``message_id``: without its files when the message already

@@ -180,7 +180,7 @@ class SeatMessages:
         carrier = self.live.on(stored.message_id)
         if carrier is not None:
             try:
-                await carrier.interaction.edit_original_response(**kept)
+                await carrier.edit(stored.message_id, **kept)
                 self._now_shows(stored.message_id, shown)
                 return True
             except discord.HTTPException:

@@ -1,7 +1,7 @@
 """Persistence: SQLite (aiosqlite, the default) or PostgreSQL (asyncpg), one interface.
 storage.db opens a :class:`Database`, whose parts each live in a module by concern (games,
-log, outbox, timers, settings, ratings, damage, pings, seat messages, prefs); storage.sqlite and
-storage.postgres are the backends."""
+log, outbox, timers, settings, ratings, damage, pings, old boards, seat messages, prefs);
+storage.sqlite and storage.postgres are the backends."""
 
 from storage.db import Database
 from storage.errors import (

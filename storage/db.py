@@ -10,6 +10,7 @@ object per concern, each in its own module:
 ``db.ratings``        storage.ratings              ratings, results, history, stats
 ``db.damage``         storage.damage               games set aside as damaged
 ``db.pings``          storage.pings                turn pings still standing
+``db.old_boards``     storage.old_boards           board messages to delete (the board moved)
 ``db.seat_messages``  storage.seat_messages        each seat's private message (DM)
 ``db.prefs``          storage.prefs                members' own choices
 ====================  ===========================  =========================================
@@ -31,6 +32,7 @@ from storage.damage import DamagedGames
 from storage.errors import StorageError
 from storage.games import GameTable
 from storage.log import ActionLog
+from storage.old_boards import OldBoardTable
 from storage.outbox import Outbox
 from storage.pings import PingTable
 from storage.prefs import MemberPrefs
@@ -59,6 +61,7 @@ class Database:
         self.timers = TimerTable(backend, clock)
         self.settings = SettingsTable(backend, clock)
         self.pings = PingTable(backend, clock)
+        self.old_boards = OldBoardTable(backend, clock, self._rows)
         self.seat_messages = SeatMessageTable(backend, clock)
         self.prefs = MemberPrefs(backend, clock)
 

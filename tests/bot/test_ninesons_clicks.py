@@ -204,6 +204,9 @@ async def test_a_stale_destination_select_is_refused_privately_and_changes_nothi
     env.inject_error("PATCH", "/channels/*/messages/*", status=403, code=50013, message="Missing Permissions",
                      times=2)
     refuse_token_edits(env, channel)  # the Start click's token would carry them: refused too
+    # With that token refused, bob's /play would post the board as its followup (cogs.board_hop):
+    # refused too, so the board stays where it is.
+    env.inject_error("POST", "/webhooks/*/*", status=401, code=50027, message="Invalid Webhook Token", times=1)
     assert private_replies(await alice.slash(channel, "play", action="1@a1"))[0].startswith("✅")
     assert private_replies(await bob.slash(channel, "play", action="2@d3"))[0].startswith("✅")
     assert select_placeholder(last_board(channel)) == "Place a 3…"

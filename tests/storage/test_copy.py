@@ -44,6 +44,7 @@ async def fill(path: Path) -> dict[str, int]:
         await db.settings.set(1, "afk_strikes", 2)
         await db.prefs.set_notify(100, "dm")
         await db.pings.add(2, 7, 70)
+        await db.old_boards.move(2, 90, (7, 71))
         await db.seat_messages.set(2, "p1", SeatMessage(8, 80, "key", True))
         await db.ratings.mark_unrated(1, "p2", "hint")
         await db.damage.mark(3, "test")

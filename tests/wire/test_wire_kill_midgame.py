@@ -183,8 +183,11 @@ class Table:
     async def wait_board_version(self, version: int, since: int, timeout: float = 10.0) -> dict[str, Any]:
         """Until the bot edited the board to show saved version ``version``, after request
         ``since``: the database holds that version and the edit draws it (the board text and the
-        footer's move number; a private move, a planned card, changes no move number)."""
-        board_id = self.record()["board"]
+        footer's move number; a private move, a planned card, changes no move number). When no
+        live interaction could edit the board (after a restart) and a /play or a pick in a
+        private prompt made the move, the board moved to that interaction's followup instead
+        (cogs.board_hop): then that post draws it, the game names it, and the old one is gone."""
+        board_id = int(self.record()["board"])
 
         def shows_version(request: Any) -> bool:
             rec, game = self.game()
@@ -193,8 +196,22 @@ class Table:
                     and embeds[0].get("description") == self.expected_board_text(rec, game)
                     and self.footer_move(version) in embeds[0].get("footer", {}).get("text", ""))
 
-        await self.wait_board_edit(int(board_id), shows_version, since=since, timeout=timeout)
-        return self.fake.messages[int(board_id)]
+        def edited_or_moved(request: Any) -> bool:
+            moved = request.method == "POST" and fnmatch.fnmatchcase(request.path, FOLLOWUP)
+            edited = request.method == "PATCH" and (
+                request.path == f"/channels/{self.channel.id}/messages/{board_id}"
+                or request.path.endswith("/messages/@original"))
+            return (moved or edited) and shows_version(request)
+
+        def found() -> Any:
+            return next((r for r in self.fake.requests[since:] if r.status and edited_or_moved(r)), None)
+
+        await self.fake.wait_until(lambda: found() is not None, timeout, f"the board showing version {version}")
+        if found().method == "POST":  # the board moved: the game names the new message, the old one goes
+            board_id = int(found().response["id"])
+            await self.fake.wait_until(lambda: int(self.record()["board"]) == board_id
+                                       and len(self.board_posts()) == 1, timeout, "the old board's delete")
+        return self.fake.messages[board_id]
 
     async def menu_play(self, member: FakeUser, message: dict[str, Any], custom_id: str) -> None:
         """A move-menu button on ``message``, then the first option of each select (private, or
