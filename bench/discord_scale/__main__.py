@@ -48,10 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.per_move:
         kinds = [k for k in args.kinds.split(",") if k]
-        costs = asyncio.run(
+        costs, cpu = asyncio.run(
             per_move(args.games, args.seed, kinds, args.via, args.profile, processes=max(1, args.processes))
         )
-        print("\n".join(per_move_table(costs, args.via)))
+        print("\n".join(per_move_table(costs, args.via, cpu)))
         return 0
     if args.redraw:
         from bench.discord_scale.plot import draw, load

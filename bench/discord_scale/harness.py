@@ -254,9 +254,10 @@ async def per_move(
     via: str,
     profile: str | None = None,
     processes: int = 1,
-) -> list[GameCost]:
+) -> tuple[list[GameCost], float]:
     """Whole games, all at once in their own servers, every request of a server counted from
-    its Start click to the last request after the end (the lobby is not counted). With
+    its Start click to the last request after the end (the lobby is not counted), and the
+    bot's CPU seconds from the lobbies' end to the last request (its processes together). With
     ``profile`` the bot runs under cProfile (``<profile>.last.prof``: the whole run)."""
     async with running_bot(enforce=False, profile=profile, processes=processes) as (fake, fleet):
         stats = Stats()
@@ -278,21 +279,25 @@ async def per_move(
         for table in tables:
             table.query = reader or table.query
         try:
+            cpu_before = sum(fleet.cpu_seconds())
             played = await asyncio.gather(*(_one_game(fake, table) for table in tables))
             await settle(fake)
+            cpu = sum(fleet.cpu_seconds()) - cpu_before
             if stats.failures:
                 raise RuntimeError(f"failures: {stats.failures[:5]}")
-            return [
+            costs = [
                 GameCost(table.kind, *game_moves(table), window_of(fake, table.guild.id, since))
                 for table, since in played
             ]
+            return costs, cpu
         finally:
             if reader is not None:
                 reader.close()
 
 
-def per_move_table(costs: list[GameCost], via: str) -> list[str]:
-    """The issue's table: requests per turn change (and per move), total and outside interactions."""
+def per_move_table(costs: list[GameCost], via: str, cpu: float | None = None) -> list[str]:
+    """The issue's table: requests per turn change (and per move), total and outside interactions;
+    with ``cpu`` (the bot's CPU seconds for these games) its CPU per move, all kinds together."""
     lines = [
         f"played by {via}; whole games, every HTTP request the bot made, counted by kind",
         f"{'game':<11} {'games':>5} {'moves':>6} {'turns':>6} | {'per turn change':>15} {'outside':>8} | "
@@ -311,6 +316,10 @@ def per_move_table(costs: list[GameCost], via: str) -> list[str]:
         )
         routes[kind] = sum((c.window.by_route for c in mine), Counter())
         routes[kind] = Counter({r: n / max(turns, 1) for r, n in routes[kind].items()})
+    if cpu is not None:
+        moves = sum(c.moves for c in costs)
+        lines.append(f"bot CPU: {cpu * 1000 / max(moves, 1):.1f} ms per move ({moves} moves, {cpu:.1f} s; "
+                     "games played at once, no think time: compare runs of the same seeds)")
     lines.append("per turn change, by route:")
     for kind, by_route in routes.items():
         shown = ", ".join(f"{route} {n:.2f}" for route, n in by_route.most_common())
