@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from engine import Game
 from render.text import fill_names
@@ -34,13 +36,19 @@ def must_act_privately(game: Game, seat: str) -> bool:
     return bool(legal) and all(game.is_private_action(seat, a) for a in legal)
 
 
-def prompt_key(game: Game, seat: str) -> str:
+def prompt_key(game: Game, seat: str, public: Mapping[str, Any] | None = None) -> str:
     """A digest of what only ``seat`` sees and may choose now: the parts of its view that
-    differ from the public one, and its secret choices."""
+    differ from the public one, and its secret choices. ``public``: ``game.view(None)`` when
+    the caller has it (a delivery keys every seat against the same one)."""
     mine = game.view(seat)
-    public = game.view(None)
+    if public is None:
+        public = game.view(None)
     private = {k: v for k, v in mine.items() if public.get(k) != v}
-    choices = [a for a, _ in private_actions(game, seat)]
+    choices = (
+        []
+        if game.is_over or seat not in game.to_act()
+        else [a for a in game.legal_actions(seat) if game.is_private_action(seat, a)]
+    )
     blob = json.dumps([private, choices], sort_keys=True, default=str)
     return hashlib.sha1(blob.encode(), usedforsecurity=False).hexdigest()
 

@@ -91,7 +91,7 @@ class SeatMessages:
         if snap.settings["hidden_pick_mode"] == "ephemeral" or seat.private_route == "ephemeral":
             return False  # they read it through the board's button
         own = [e for e in events if e.to == seat.seat]
-        key = prompt_key(game, seat.seat)
+        key = prompt_key(game, seat.seat, snap.public_view())
         stored = await self.bot.db.seat_messages.get(rec.id, seat.seat)
         asking = must_act_privately(game, seat.seat)
         if (

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from engine import Game
 from sessions.settings import GuildSettings
@@ -39,6 +39,15 @@ class Snapshot:
     moves_played: int | None = None
     pending: list[Announcement] = field(default_factory=list)
     superseded: bool | None = None  # a newer version was saved meanwhile (checked once, when asked)
+    _public: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    def public_view(self) -> dict[str, Any]:
+        """``game.view(None)``, built once per snapshot (each seat's prompt key compares its own
+        view with it: ~0.3 ms per seat per delivery in Flagon). Read it, never change it."""
+        assert self.game is not None, "a started game has a view"
+        if self._public is None:
+            self._public = self.game.view(None)
+        return self._public
 
     @property
     def running(self) -> bool:

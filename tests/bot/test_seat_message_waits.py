@@ -70,7 +70,7 @@ async def test_a_state_that_waited_is_shown_when_the_game_comes_back_to_it_after
         "planning": hand("Jack: plan now", prompt=True),
         "start": hand("Jack: I Swing", prompt=False),
     }
-    monkeypatch.setattr(seat_messages, "prompt_key", lambda game, seat: game.state)
+    monkeypatch.setattr(seat_messages, "prompt_key", lambda game, seat, public=None: game.state)
     monkeypatch.setattr(seat_messages, "must_act_privately", lambda game, seat: game.state == "planning")
     monkeypatch.setattr(seat_messages, "private_actions", lambda game, seat: [])
     messages = seat_messages.SeatMessages(bot, LiveInteractions())  # type: ignore[arg-type]
@@ -80,7 +80,8 @@ async def test_a_state_that_waited_is_shown_when_the_game_comes_back_to_it_after
 
     async def deliver(state: str) -> None:
         snap = SimpleNamespace(
-            record=record, game=SimpleNamespace(state=state), settings={"hidden_pick_mode": "dm"}
+            record=record, game=SimpleNamespace(state=state), settings={"hidden_pick_mode": "dm"},
+            public_view=lambda: {},
         )
         await messages.deliver(snap, seat, [])  # type: ignore[arg-type]
 
