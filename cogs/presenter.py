@@ -109,7 +109,7 @@ class Presenter:
         info = registry.get(rec.kind)
         names = text.seat_names(rec.seats, "plain")  # labels and the picture: no markdown there
         ended = results.has_ended(rec, game)  # the saved record says so too (resign, cancel, abandonment)
-        public = results.final_view(rec, game, game.view(None))
+        public = results.final_view(rec, game, snap.public_view())
         board = render.render_text(rec.kind, public, text.seat_names(rec.seats, "code"))
         colour = discord.Colour.dark_green() if not ended else discord.Colour.dark_grey()
         embed = discord.Embed(title=f"{info.emoji} {info.title} — game #{rec.id}", description=board, colour=colour)
