@@ -25,7 +25,7 @@ from engine.flagon.events import order_text
 from engine.flagon.notation import SLOT_NAMES, FlagonAction, describe
 from engine.flagon.options import OPTIONS
 from engine.flagon.rules import PRIZES, Ctx, NeedChoice, Rules, cname
-from engine.flagon.rules.queries import deck_left
+from engine.flagon.rules.queries import deck_left, running_statuses
 from engine.flagon.setup import initial_state, play_setup
 from engine.flagon.view import FlagonView, build_view, plans_left
 from engine.rng import Rng
@@ -81,13 +81,9 @@ class FlagonGame(Game):
     def chars_of(self, player: str) -> list[str]:
         return [c for c, d in self.s["chars"].items() if d["owner"] == player]
 
-    def running(self) -> set[tuple[str, str]]:
-        """(character, card) of every status in play (Chug, Eyes of Gaia...), for :meth:`need`."""
-        return {(st["char"], st["card"]) for st in self.s["statuses"]}
-
     def need(self, cid: str, running: set[tuple[str, str]] | None = None) -> int:
         """How many more cards ``cid`` must plan now (Chug: three in all; Eyes of Gaia: one)."""
-        running = self.running() if running is None else running
+        running = running_statuses(self.s) if running is None else running
         gaia = (cid, "eyes_of_gaia") in running
         want = 3 if (cid, "chug") in running else 1 if gaia else 2
         c = self.s["chars"][cid]
@@ -106,7 +102,7 @@ class FlagonGame(Game):
         return self.need(cid)
 
     def planners(self, running: set[tuple[str, str]] | None = None) -> list[str]:
-        running = self.running() if running is None else running
+        running = running_statuses(self.s) if running is None else running
         return [c for c in self.s["actives"] if self.need(c, running) > 0]
 
     # ================================================================== contract
@@ -153,7 +149,7 @@ class FlagonGame(Game):
         if s["pending"]:
             return list(s["pending"]["options"])
         out = []
-        running = self.running()
+        running = running_statuses(s)
         for cid in self.planners(running):
             c = s["chars"][cid]
             if c["owner"] != player:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NotRequired, TypedDict
 from engine.flagon import geometry as G
 from engine.flagon.cards import CHARACTER_NAMES, Card, dragon_of, load_cards
 from engine.flagon.rules import Ctx, Rules
+from engine.flagon.rules.queries import running_statuses
 
 if TYPE_CHECKING:
     from engine.flagon.game import FlagonGame
@@ -134,7 +135,7 @@ def build_view(game: "FlagonGame", player: str | None) -> FlagonView:
     rules = Rules(s, Ctx([]))
     pend = s["pending"]
     # Worked out once for every character: who plans, what is running, where each token stacks.
-    running = game.running()
+    running = running_statuses(s)
     to_place = {c: game.need(c, running) for c in s["actives"]} if s["phase"] == "plan" else {}
     planners = [c for c in s["actives"] if to_place.get(c, 0) > 0]  # game.planners(), in its order
     table = _Table(running, frozenset(planners), to_place, _stack_indices(s))
@@ -202,7 +203,7 @@ def _tavern(s: dict[str, Any]) -> TavernView:
 class _Table(NamedTuple):
     """What every character's part of one view reads, worked out once per view."""
 
-    running: set[tuple[str, str]]  # FlagonGame.running()
+    running: set[tuple[str, str]]  # running_statuses(s)
     planning: frozenset[str]  # FlagonGame.planners() while planning, else empty
     to_place: dict[str, int]  # FlagonGame.cards_to_place() of the active characters while planning
     stack: dict[str, int]  # each character's place among the tokens on its space

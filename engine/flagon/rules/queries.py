@@ -15,6 +15,11 @@ def cname(cid: str) -> str:
     return CHARACTER_NAMES.get(cid, cid)
 
 
+def running_statuses(s: dict[str, Any]) -> set[tuple[str, str]]:
+    """(character, card) of every status in play (Chug, Eyes of Gaia...) in state ``s``."""
+    return {(st["char"], st["card"]) for st in s["statuses"]}
+
+
 def deck_left(cid: str, c: dict[str, Any]) -> list[str]:
     """:meth:`Queries.deck` of character ``cid`` whose state is ``c``, without building the rules."""
     used = set(c["slots"]) | set(c["faceup"]) | set(c["removed"]) | set(c["mat"])
