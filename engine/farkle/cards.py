@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
-from types import MappingProxyType
 from typing import Any
 
 from engine.base import InvalidSetup
@@ -98,20 +96,11 @@ class CardSet:
     companions: tuple[Card, ...]
     items: tuple[Card, ...]
 
-    @cached_property
-    def _by_id(self) -> Mapping[str, Card]:
-        """Card id -> card (the first with that id; parse_cards refuses a repeated id), read-only:
-        games copied from one another share their card set."""
-        out: dict[str, Card] = {}
-        for c in self.companions + self.items:
-            out.setdefault(c.id, c)
-        return MappingProxyType(out)
-
     def get(self, card_id: str) -> Card:
-        card = self._by_id.get(card_id)
-        if card is None:
-            raise KeyError(card_id)
-        return card
+        for c in self.companions + self.items:
+            if c.id == card_id:
+                return c
+        raise KeyError(card_id)
 
     def to_dict(self) -> dict[str, Any]:
         strip = ("kind",)
