@@ -3,6 +3,7 @@
     python -m bench.move_cpu                    # 6 seeded games per kind
     python -m bench.move_cpu --games 2 --only farkle
     python -m bench.move_cpu --json after.json --before before.json   # a before/after table
+    python -m bench.move_cpu --repeat 3         # the least of 3 runs per kind
     python -m bench.move_cpu --profile /tmp/move.prof                  # cProfile of the whole run
 
 Every seat is a random player (no AI: an AI's search would swamp the rest): a seeded choice of
@@ -170,6 +171,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="seeded games per kind")
     parser.add_argument("--only", nargs="*", choices=list(KINDS))
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs per kind; the least CPU is kept (a shared machine)"
+    )
     parser.add_argument("--json", type=Path, help="write the rows here")
     parser.add_argument("--before", type=Path, help="rows of another tree (--json) to compare with")
     parser.add_argument("--profile", type=Path, help="write a cProfile of the run here")
@@ -183,7 +187,10 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     profiler = cProfile.Profile() if args.profile else None
     if profiler:
         profiler.enable()
-    rows = [play_games(kind, args.games) for kind in kinds]
+    rows = [
+        min((play_games(kind, args.games) for _ in range(args.repeat)), key=lambda r: r["us_per_move"])
+        for kind in kinds
+    ]
     if profiler:
         profiler.disable()
         profiler.dump_stats(args.profile)
