@@ -19,7 +19,8 @@ the bot does for a click, in the order it does it, and times each part (``time.p
 - **board**: the board's controls (cogs.presenter.board_controls: the buttons or the game's
   move menu and its own rows) and the turn ping's question (the UI's ``ask``).
 - **private**: for a game with secrets, each seat's prompt key (cogs.prompts.prompt_key: the
-  seat's view against the public one) and, when it changed, its private message (the UI's
+  seat's view against the public one, the move's one public view where prompt_key takes it)
+  and, when it changed, its private message (the UI's
   ``private_message``), as cogs.seat_messages decides whether to edit a DM.
 
 Run it from a tree's root to measure that tree (``git archive main | tar -x -C /tmp/before``,
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import inspect
 import json
 import random
 import sys
@@ -93,6 +95,8 @@ def play_games(kind: str, games: int) -> dict[str, Any]:
     from render import text
 
     ui = ui_for(kind)
+    key_of: Any = prompt_key  # its signature differs between trees
+    keys_take_public = "public" in inspect.signature(prompt_key).parameters
     spent = dict.fromkeys(PARTS, 0.0)
     moves = 0
     for seed in range(games):
@@ -118,7 +122,7 @@ def play_games(kind: str, games: int) -> dict[str, Any]:
             saved = orjson.dumps(game.to_dict(), option=orjson.OPT_NON_STR_KEYS)
             t2 = time.process_time()
             rec = replace(rec, version=rec.version + 1)
-            game.view(None)
+            public = game.view(None)
             t3 = time.process_time()
             if not game.is_over:
                 to_act = game.to_act()
@@ -128,7 +132,8 @@ def play_games(kind: str, games: int) -> dict[str, Any]:
             t4 = time.process_time()
             if hidden:
                 for p in players:
-                    key = prompt_key(game, p)
+                    # a delivery keys every seat against its one public view (where prompt_key takes it)
+                    key = key_of(game, p, public) if keys_take_public else key_of(game, p)
                     own = [e for e in events if e.to == p]
                     if key != keys.get(p) or own:
                         keys[p] = key
