@@ -82,9 +82,10 @@ def _own_lines(view: dict[str, Any], own_events: list[Event], names: dict[str, s
     return lines
 
 
-def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
+def plan_rows(rec: GameRecord, game: Game, seat: str, view: dict[str, Any] | None = None) -> list[discord.ui.Item]:
     """One select per character of ``seat`` that must plan now (cards that may be planned now),
-    then a select for a private question (Daze card, Vision) if one is pending."""
+    then a select for a private question (Daze card, Vision) if one is pending. ``view``:
+    ``game.view(seat)``, when the caller has it already."""
     cards = load_cards()
     by_char: dict[str, list[str]] = {}
     private = [a for a in game.legal_actions(seat) if game.is_private_action(seat, a)]
@@ -93,8 +94,7 @@ def plan_rows(rec: GameRecord, game: Game, seat: str) -> list[discord.ui.Item]:
         if parts[0] == "plan":
             by_char.setdefault(parts[1], []).append(action)
     items: list[discord.ui.Item] = []
-    view = game.view(seat)
-    mine = view.get("me", {}).get("characters", {})
+    mine = (game.view(seat) if view is None else view).get("me", {}).get("characters", {})
     for row, (cid, actions) in enumerate(sorted(by_char.items())[:4]):
         slot = int(actions[0].split(":")[2])
         filled = len(mine.get(cid, {}).get("slots", []))
@@ -157,7 +157,7 @@ def private_message(rec: GameRecord, game: Game, seat: str, own_events: list[Eve
     lines = _own_lines(view, own_events, names)
     if lines:
         embed.add_field(name="For you", value="\n".join(lines), inline=False)
-    rows = plan_rows(rec, game, seat) if not game.is_over else []
+    rows = plan_rows(rec, game, seat, view) if not game.is_over else []
     # Always a (possibly empty) layout: an empty one clears old selects when the message is
     # edited, and send_message refuses view=None. Routed by custom_id, never stored.
     layout = Layout()

@@ -11,6 +11,7 @@ board's "Recent" lines and picture.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import discord
@@ -22,7 +23,7 @@ from engine.flagon import new_game
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
 from engine.flagon.events import card_revealed, token_moved
 from engine.flagon.game import FlagonGame
-from engine.flagon.notation import VERB_LABELS
+from engine.flagon.notation import VERB_LABELS, FlagonAction
 from engine.flagon.view import FlagonView
 from render import text
 from sessions import SessionError
@@ -73,12 +74,19 @@ def menu_path(game: Game, seat: str, action: str) -> list[str]:
         return [f"📍 Place {_placing(game)}", rest]
     _, _, arg = rest.partition(":")
     label = f"{_SHORT_VERB.get(verb, VERB_LABELS.get(verb, verb).capitalize())} {_arg_label(arg)}"
-    count = sum(1 for a in game.legal_actions(seat) if not game.is_private_action(seat, a))
-    if count <= MAX_FLAT:
+    if _public_count(tuple(game.legal_actions(seat))) <= MAX_FLAT:
         return [label]  # few options: one board button each
     if _is_square(arg):  # many squares: a button per column, then a select of its squares
         return [f"{_SHORT_VERB.get(verb, verb)} — column {arg[0]}", arg]
     return [f"{_SHORT_VERB.get(verb, verb)} — other", label]
+
+
+@lru_cache(maxsize=64)
+def _public_count(legal: tuple[str, ...]) -> int:
+    """How many of these legal actions are public (FlagonGame.is_private_action reads only the
+    action's text). The menu asks menu_path once per action: counted once per set of actions,
+    not once per action (that was quadratic: 121 squares for a Familiar, ~15,000 parses)."""
+    return sum(1 for a in legal if not FlagonAction.from_text(a).is_private)
 
 
 def _public(game: Game) -> FlagonView:

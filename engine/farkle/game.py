@@ -17,11 +17,10 @@ The game is built in layers, each module one concern:
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import Any, ClassVar, cast
 
-from engine.base import Event, IllegalAction, InvalidSetup, Result, StateUpgrade, check_legal
+from engine.base import Event, IllegalAction, InvalidSetup, Result, StateUpgrade, check_legal, copy_state
 from engine.farkle import rules
 from engine.farkle.cards import check_card_counts, default_cards, parse_cards
 from engine.farkle.core import DRAGON_HP, KEEP_MIN_ARMY, turn_fields
@@ -104,13 +103,18 @@ class FarkleGame(TurnFlow):
 
     # ------------------------------------------------------------------ persistence
     def to_dict(self) -> dict[str, Any]:
-        d = cast(dict[str, Any], copy.deepcopy(self.s))
+        d = cast(dict[str, Any], copy_state(self.s))
         d["rng"] = self.rng.to_dict()
         return d
 
+    def copy(self) -> FarkleGame:
+        """An independent copy: the state through JSON (engine.base.copy_state), the card set
+        (frozen) shared rather than parsed again."""
+        return type(self)(copy_state(self.s), self.rng.to_dict(), self.cards)
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> FarkleGame:
-        state = copy.deepcopy(cls.upgrade(d))
+        state = copy_state(cls.upgrade(d))
         rng_state = state.pop("rng")
         cards = (
             parse_cards(state["custom_cards"], "saved cards") if state["custom_cards"] else default_cards()
@@ -189,7 +193,7 @@ class FarkleGame(TurnFlow):
         if join:
             return self._play_joined(player, first, follow)
         check_legal(self, player, action)
-        backup_state = copy.deepcopy(self.s)
+        backup_state = copy_state(self.s)
         backup_rng = self.rng.to_dict()
         try:
             events: list[Event] = []
@@ -206,7 +210,7 @@ class FarkleGame(TurnFlow):
             raise IllegalAction(f"`{keep}{JOIN}{follow}` is not a move: the `+` joins a keep to `roll` or `stop`, "
                                 "as in `keep:1,5+roll`.")
         check_legal(self, player, keep)
-        backup_state = copy.deepcopy(self.s)
+        backup_state = copy_state(self.s)
         backup_rng = self.rng.to_dict()
         try:
             events = self.play(player, keep)

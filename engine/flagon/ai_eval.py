@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.base import copy_state
 from engine.flagon import geometry as G
 from engine.flagon.cards import load_cards
-from engine.flagon.game import FlagonGame, _clone
+from engine.flagon.game import FlagonGame
 from engine.flagon.rules import PRIZES, Ctx, NeedChoice, Rules
 
 HELD_PRIZE = 1.5  # holding the Flagon: a Dragon card in the deck (dropped on any loss)
@@ -71,7 +72,7 @@ def card_gain(s: dict[str, Any], cid: str, sides: dict[str, str], facing: str | 
     tried = 0
     while stack and tried < LEAVES:
         choices = stack.pop()
-        st = _clone(s)
+        st = copy_state(s)
         if facing is not None:
             st["chars"][cid]["facing"] = facing
         st["pending"] = None

@@ -8,9 +8,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from engine.base import copy_state
 from engine.flagon import geometry as G
 from engine.flagon.cards import deck_of, load_cards
-from engine.flagon.game import FlagonGame, _clone
+from engine.flagon.game import FlagonGame
 from engine.flagon.rules import Ctx, Rules
 
 # Cards a player is happy to give away to a Daze (cheap, harmless when revealed later).
@@ -93,7 +94,7 @@ def _determinize(
     players' private answers so far (Daze cards) are replaced by samples too, and the activation
     is replayed to rebuild the current position, so nothing hidden survives in the copy.
     """
-    s = _clone(game.s)
+    s = copy_state(game.s)
     pend = s["pending"]
     replay = bool(pend and "snap" in pend)
     base = pend["snap"] if replay else s
@@ -121,9 +122,9 @@ def _determinize(
         if verb == "daze" and base["chars"][cid]["owner"] != player and spare.get(cid):
             arg = spare[cid].pop(0)
         choices.append(f"{verb}:{cid}:{arg}")
-    g = FlagonGame(_clone(base))
+    g = FlagonGame(copy_state(base))
     try:
-        g._run(pend["char"], choices, 0, _clone(base))
+        g._run(pend["char"], choices, 0, copy_state(base))
         again = g.s["pending"]
         if again and again["player"] == pend["player"] and again["options"] == pend["options"]:
             return g

@@ -216,5 +216,6 @@ def deck_of(char: str) -> tuple[str, ...]:
     return tuple(c.id for c in cards.values() if c.owner in ("common", char))
 
 
+@cache
 def dragon_of(char: str) -> str:
     return next(c.id for c in load_cards().values() if c.owner == char and c.kind == "dragon")

@@ -16,6 +16,7 @@ from engine.base import (
     Result,
     StateUpgrade,
     check_legal,
+    copy_state,
     resolve_options,
 )
 from engine.flagon import geometry as G
@@ -24,15 +25,12 @@ from engine.flagon.events import order_text
 from engine.flagon.notation import SLOT_NAMES, FlagonAction, describe
 from engine.flagon.options import OPTIONS
 from engine.flagon.rules import PRIZES, Ctx, NeedChoice, Rules, cname
+from engine.flagon.rules.queries import deck_left, running_statuses
 from engine.flagon.setup import initial_state, play_setup
 from engine.flagon.view import FlagonView, build_view, plans_left
 from engine.rng import Rng
 
 MAX_STEPS = 200  # a safety net; the Town Guard ends every game by space 30
-
-
-def _clone(obj: Any) -> Any:
-    return pickle.loads(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 class FlagonGame(Game):
@@ -85,17 +83,13 @@ class FlagonGame(Game):
 
     def need(self, cid: str, running: set[tuple[str, str]] | None = None) -> int:
         """How many more cards ``cid`` must plan now (Chug: three in all; Eyes of Gaia: one)."""
-        if running is None:
-            running = {(st["char"], st["card"]) for st in self.s["statuses"]}
-        want = 3 if (cid, "chug") in running else 1 if (cid, "eyes_of_gaia") in running else 2
-        missing = max(0, want - len(self.s["chars"][cid]["slots"]))
+        running = running_statuses(self.s) if running is None else running
+        gaia = (cid, "eyes_of_gaia") in running
+        want = 3 if (cid, "chug") in running else 1 if gaia else 2
+        c = self.s["chars"][cid]
+        missing = max(0, want - len(c["slots"]))
         if missing:  # never wait for cards that do not exist (a nearly empty deck)
-            c = self.s["chars"][cid]
-            avail = [
-                k
-                for k in Rules(self.s, Ctx([])).deck(cid)
-                if not ((cid, "eyes_of_gaia") in running and k == c["gaia_last"])
-            ]
+            avail = [k for k in deck_left(cid, c) if not (gaia and k == c["gaia_last"])]
             missing = min(missing, len(avail))
         return missing
 
@@ -107,12 +101,13 @@ class FlagonGame(Game):
             return 0
         return self.need(cid)
 
-    def planners(self) -> list[str]:
-        running = {(st["char"], st["card"]) for st in self.s["statuses"]}
+    def planners(self, running: set[tuple[str, str]] | None = None) -> list[str]:
+        running = running_statuses(self.s) if running is None else running
         return [c for c in self.s["actives"] if self.need(c, running) > 0]
 
     # ================================================================== contract
-    def to_act(self) -> list[str]:
+    def to_act(self, planners: list[str] | None = None) -> list[str]:
+        """``planners``: :meth:`planners` while planning, when the caller has it already."""
         s = self.s
         if s["result"] is not None:
             return []
@@ -121,7 +116,7 @@ class FlagonGame(Game):
         if s["pending"]:
             return [s["pending"]["player"]]
         if s["phase"] == "plan":
-            owners = {s["chars"][c]["owner"] for c in self.planners()}
+            owners = {s["chars"][c]["owner"] for c in (self.planners() if planners is None else planners)}
             return [p for p in self.players if p in owners]
         return []
 
@@ -154,14 +149,15 @@ class FlagonGame(Game):
         if s["pending"]:
             return list(s["pending"]["options"])
         out = []
-        r = Rules(s, Ctx([]))
-        for cid in self.planners():
+        running = running_statuses(s)
+        for cid in self.planners(running):
             c = s["chars"][cid]
             if c["owner"] != player:
                 continue
             slot = len(c["slots"]) + 1
-            for k in r.deck(cid):
-                if r.has(cid, "eyes_of_gaia") and k == c.get("gaia_last"):
+            gaia = (cid, "eyes_of_gaia") in running
+            for k in deck_left(cid, c):
+                if gaia and k == c.get("gaia_last"):
                     continue  # not the same card twice in a row
                 out.append(f"plan:{cid}:{slot}:{k}")
         return sorted(out)
@@ -285,7 +281,7 @@ class FlagonGame(Game):
             self.s["pending"] = None
             return self._finish_activation(p["char"], action.split(":")[2])
         snap = p["snap"]
-        self.s = _clone(snap)
+        self.s = copy_state(snap)
         return self._run(p["char"], [*p["choices"], action], p["emitted"], snap)
 
     def _end_step(self) -> list[Event]:
@@ -371,11 +367,15 @@ class FlagonGame(Game):
 
     # ------------------------------------------------------------------ persistence
     def to_dict(self) -> dict[str, Any]:
-        return _clone(self.s)  # type: ignore[no-any-return]
+        return copy_state(self.s)  # type: ignore[no-any-return]
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> FlagonGame:
-        return cls(_clone(cls.upgrade(d)))
+        return cls(copy_state(cls.upgrade(d)))
+
+    def copy(self) -> FlagonGame:
+        """An independent copy: the state is the whole game (no rebuilt objects, no upgrade step)."""
+        return type(self)(copy_state(self.s))
 
     # ------------------------------------------------------------------ views
     def view(self, player: str | None) -> dict[str, Any]:

@@ -8,11 +8,13 @@ decks and mats, and a private question put to them.
 
 # No ``from __future__ import annotations``: TypedDict reads NotRequired[...] only from
 # evaluated annotations (its __required_keys__ are then right at run time too).
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple, NotRequired, TypedDict
 
 from engine.flagon import geometry as G
 from engine.flagon.cards import CHARACTER_NAMES, Card, dragon_of, load_cards
 from engine.flagon.rules import Ctx, Rules
+from engine.flagon.rules.queries import running_statuses
 
 if TYPE_CHECKING:
     from engine.flagon.game import FlagonGame
@@ -132,12 +134,17 @@ def build_view(game: "FlagonGame", player: str | None) -> FlagonView:
     cards = load_cards()
     rules = Rules(s, Ctx([]))
     pend = s["pending"]
+    # Worked out once for every character: who plans, what is running, where each token stacks.
+    running = running_statuses(s)
+    to_place = {c: game.need(c, running) for c in s["actives"]} if s["phase"] == "plan" else {}
+    planners = [c for c in s["actives"] if to_place.get(c, 0) > 0]  # game.planners(), in its order
+    table = _Table(running, frozenset(planners), to_place, _stack_indices(s))
     view: FlagonView = {
         "game": "flagon",
         "phase": s["phase"],
         "options": dict(s["options"]),
         **_tavern(s),
-        "characters": [_character(game, rules, cards, cid)
+        "characters": [_character(game, rules, cards, cid, table)
                        for cid in sorted(s["chars"], key=lambda k: s["chars"][k]["placed"])],
         "time": _time(s),
         "reputation": {c: d["rep"] for c, d in s["chars"].items()},
@@ -146,14 +153,14 @@ def build_view(game: "FlagonGame", player: str | None) -> FlagonView:
         "active": list(s["actives"]),
         "order": list(s["order"]),
         "acted": list(s["acted"]),
-        "planning": game.planners() if s["phase"] == "plan" else [],
+        "planning": planners,
         "current": dict(s["current"]) if s["current"] else None,
-        "to_act": game.to_act(),
+        "to_act": game.to_act(planners),
         "pending": {"player": pend["player"], "verb": pend["verb"], "char": pend["about"], "acting": pend["char"]}
         if pend else None,
         "setup": {"next": s["queue"][0][0], "player": game._setup_player()} if s["phase"] == "setup" else None,
         "removed_reputation": s["removed_rep"],
-        "card_names": {k: c.name for k, c in cards.items()},
+        "card_names": dict(_card_names()),
         "track_spaces": TRACK_SPACES,
         "result": s["result"],
         "late_night": s["options"]["late_night"],
@@ -164,6 +171,12 @@ def build_view(game: "FlagonGame", player: str | None) -> FlagonView:
     if player is not None and player in game.players:
         view["me"] = _mine(game, rules, player)
     return view
+
+
+@cache
+def _card_names() -> dict[str, str]:
+    """Card id -> name, of the bundled cards (read it, do not change it)."""
+    return {k: c.name for k, c in load_cards().items()}
 
 
 def _tavern(s: dict[str, Any]) -> TavernView:
@@ -187,7 +200,18 @@ def _tavern(s: dict[str, Any]) -> TavernView:
     }
 
 
-def _character(game: "FlagonGame", rules: Rules, cards: dict[str, Card], cid: str) -> CharacterView:
+class _Table(NamedTuple):
+    """What every character's part of one view reads, worked out once per view."""
+
+    running: set[tuple[str, str]]  # running_statuses(s)
+    planning: frozenset[str]  # FlagonGame.planners() while planning, else empty
+    to_place: dict[str, int]  # FlagonGame.cards_to_place() of the active characters while planning
+    stack: dict[str, int]  # each character's place among the tokens on its space
+
+
+def _character(
+    game: "FlagonGame", rules: Rules, cards: dict[str, Card], cid: str, table: _Table
+) -> CharacterView:
     s = game.s
     c = s["chars"][cid]
     placed = bool(c["pos"])
@@ -196,15 +220,15 @@ def _character(game: "FlagonGame", rules: Rules, cards: dict[str, Card], cid: st
         "team": s["teams"][c["owner"]] if s["teams"] else None,
         "pos": c["pos"], "xy": list(G.parse(c["pos"])) if placed else None, "facing": c["facing"],
         "prone": c["prone"], "on_table": placed and rules.on_table(cid), "held": c["held"], "rep": c["rep"],
-        "token": c["token"], "stack": _stack_index(s, cid), "slots_filled": len(c["slots"]),
+        "token": c["token"], "stack": table.stack[cid], "slots_filled": len(c["slots"]),
         "statuses": [{"card": st["card"], "name": cards[st["card"]].name, "until": st["at"]}
                      for st in s["statuses"] if st["char"] == cid],
         "riposte": c["riposte"], "hand_cannon": _hand_cannon(cid, c),
         "faceup": list(c["faceup"]), "removed": list(c["removed"]),
         "dragon_card": "under the mat" if dragon_of(cid) in c["mat"] else "in play",
-        "active": cid in s["actives"], "planning": s["phase"] == "plan" and cid in game.planners(),
-        "acted": cid in s["acted"], "to_place": game.cards_to_place(cid),
-        "gaia_last": _gaia_last(rules, cards, cid, c),
+        "active": cid in s["actives"], "planning": cid in table.planning,
+        "acted": cid in s["acted"], "to_place": table.to_place.get(cid, 0),
+        "gaia_last": _gaia_last(table.running, cards, cid, c),
     }  # fmt: skip
 
 
@@ -214,18 +238,21 @@ def _hand_cannon(cid: str, c: dict[str, Any]) -> str | None:
     return "loaded" if c["loaded"] else "unloaded"
 
 
-def _gaia_last(rules: Rules, cards: dict[str, Card], cid: str, c: dict[str, Any]) -> str | None:
+def _gaia_last(
+    running: set[tuple[str, str]], cards: dict[str, Card], cid: str, c: dict[str, Any]
+) -> str | None:
     """Eyes of Gaia forbids the card played last; it was revealed, so it is public."""
-    if not c["gaia_last"] or not rules.has(cid, "eyes_of_gaia"):
+    if not c["gaia_last"] or (cid, "eyes_of_gaia") not in running:
         return None
     return cards[c["gaia_last"]].name
 
 
-def _stack_index(s: dict[str, Any], cid: str) -> int:
-    """Its place among the tokens on its space (the first there acts first on ties)."""
-    c = s["chars"][cid]
-    same = sorted((d["seq"], k) for k, d in s["chars"].items() if d["token"] == c["token"])
-    return [k for _, k in same].index(cid)
+def _stack_indices(s: dict[str, Any]) -> dict[str, int]:
+    """Each character's place among the tokens on its space (the first there acts first on ties)."""
+    by_space: dict[int, list[tuple[int, str]]] = {}
+    for k, d in s["chars"].items():
+        by_space.setdefault(d["token"], []).append((d["seq"], k))
+    return {k: i for same in by_space.values() for i, (_, k) in enumerate(sorted(same))}
 
 
 def _time(s: dict[str, Any]) -> dict[str, Any]:

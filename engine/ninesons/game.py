@@ -80,7 +80,7 @@ class NineSonsGame(Game):
         )
         self.st = State(self.rules)
         self.rng = Rng(seed)
-        self.log: list[list[str]] = []  # [player, action] in order
+        self.log: list[tuple[str, str]] = []  # (player, action) in order; tuples: a copy shares them
         self.last: dict[str, Any] | None = None
         # (ply, lower-cased text -> action, the texts sorted): what _legal_map computed last
         self._legal_cache: tuple[int, dict[str, tuple], list[str]] | None = None
@@ -198,7 +198,7 @@ class NineSonsGame(Game):
             cells = [CELL_NAMES[c] for c in SLOT_CELLS[act[1]]]
         log: list = []
         core.apply(st, act, log)
-        self.log.append([pid, text_action])
+        self.log.append((pid, text_action))
         tames = []
         for entry in log:
             if entry[0] == "tame":
@@ -343,14 +343,14 @@ class NineSonsGame(Game):
         g = cls(d["players"], d["seed"], d["options"], [Card.from_dict(c) for c in d["cards"]])
         g.rng = Rng.from_state(d["rng"])
         restore_state(g.st, d, g._index)
-        g.log = [list(x) for x in d["log"]]
+        g.log = [(p, a) for p, a in d["log"]]
         g.last = None if d["last"] is None else json_copy(d["last"])
         return g
 
     def copy(self) -> NineSonsGame:
         """An independent copy without the JSON round trip (the service copies the game it
-        kept before each click instead of restoring it). The cards are frozen and the rules
-        never change after the start: those are shared."""
+        kept before each click instead of restoring it). The cards are frozen, the rules never
+        change after the start and the log's entries are tuples: those are shared."""
         g = NineSonsGame.__new__(NineSonsGame)
         g.players = list(self.players)
         g.seed = self.seed
@@ -361,7 +361,7 @@ class NineSonsGame(Game):
         g.st = self.st.copy()
         g.st.pending = None if self.st.pending is None else list(self.st.pending)
         g.rng = Rng.from_state(self.rng.state)
-        g.log = [list(entry) for entry in self.log]
+        g.log = list(self.log)  # immutable entries
         g.last = None if self.last is None else json_copy(self.last)
         g._legal_cache = None
         g._origin_cache = None

@@ -15,6 +15,19 @@ def cname(cid: str) -> str:
     return CHARACTER_NAMES.get(cid, cid)
 
 
+def running_statuses(s: dict[str, Any]) -> set[tuple[str, str]]:
+    """(character, card) of every status in play (Chug, Eyes of Gaia...) in state ``s``."""
+    return {(st["char"], st["card"]) for st in s["statuses"]}
+
+
+def deck_left(cid: str, c: dict[str, Any]) -> list[str]:
+    """:meth:`Queries.deck` of character ``cid`` whose state is ``c``, without building the rules."""
+    used = set(c["slots"]) | set(c["faceup"]) | set(c["removed"]) | set(c["mat"])
+    if c.get("playing"):
+        used.add(c["playing"])
+    return [k for k in deck_of(cid) if k not in used]
+
+
 class Queries:
     """Operations on one game state ``s``. Cheap to build; holds no state of its own."""
 
@@ -95,11 +108,7 @@ class Queries:
 
     def deck(self, cid: str) -> list[str]:
         """Cards that are in the character's deck now (not slotted, face up, under the mat, removed)."""
-        c = self.ch(cid)
-        used = set(c["slots"]) | set(c["faceup"]) | set(c["removed"]) | set(c["mat"])
-        if c.get("playing"):
-            used.add(c["playing"])
-        return [k for k in deck_of(cid) if k not in used]
+        return deck_left(cid, self.ch(cid))
 
     def chars_in(self, squares: list[Sq], exclude: str | None = None) -> list[str]:
         names = {G.name(q) for q in squares if self.inb(q)}
