@@ -8,9 +8,13 @@ changed, so the outcome that shared it with the presenter stays as it was. A ver
 longer matches (another process moved the game on, a resign, a lobby change) is simply not
 used: every save raises the version, so a matching version means the same state.
 
-Only games that override ``Game.copy`` for speed are kept (Nine Sons: ~10 µs against ~57 µs
-to restore); the default copy goes through ``to_dict`` / ``from_dict`` and costs more than
-restoring from the saved JSON (Farkle 111 against 65 µs, Flagon 84 against 61 µs).
+Only games that override ``Game.copy`` for speed are kept: all three do today (Farkle's and
+Flagon's states go through orjson, engine.base.copy_state). A copy against a restore from the
+saved JSON text (``from_dict(orjson.loads(...))``), the mean over every 15th state of four
+seeded random games each: Nine Sons ~7 against ~52 µs, Farkle ~13 against ~21 µs, Flagon ~26
+against ~49 µs (a busy 2-core machine, December 2026). The default copy goes through
+``to_dict`` / ``from_dict`` and costs about as much as such a restore (58 against 61 µs, 28
+against 27, 69 against 64 in one run): a game class that keeps it is not kept.
 """
 
 from __future__ import annotations

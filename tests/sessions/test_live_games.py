@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cogs.plugins import load_plugins
-from engine import registry
+from engine import Game, registry
 from sessions import Actor, GameService
 from sessions.live import LiveGames
 from tests.sessions.conftest import ALICE, BOB
@@ -73,9 +73,18 @@ async def test_a_game_moved_on_by_another_service_is_restored_not_copied(databas
 
 def test_only_games_with_a_faster_copy_are_kept():
     live = LiveGames()
-    farkle = registry.get("farkle").new_game(["p1", "p2"], 1)  # the default copy: restoring is cheaper
-    live.keep(1, 5, farkle)
+    farkle_class = registry.get("farkle").game_class
+
+    class DefaultCopyFarkle(farkle_class):  # type: ignore[misc,valid-type]
+        copy = Game.copy
+
+    slow = DefaultCopyFarkle.from_dict(registry.get("farkle").new_game(["p1", "p2"], 1).to_dict())
+    live.keep(1, 5, slow)  # the default copy (to_dict / from_dict) costs about a restore: not kept
     assert live.copy_at(1, 5) is None and len(live) == 0
+    farkle = registry.get("farkle").new_game(["p1", "p2"], 1)  # copies its state through orjson
+    live.keep(3, 5, farkle)
+    kept = live.copy_at(3, 5)
+    assert kept is not None and kept is not farkle and kept.to_dict() == farkle.to_dict()
     nine = registry.get("ninesons").new_game(["p1", "p2"], 1)
     live.keep(2, 5, nine)
     copied = live.copy_at(2, 5)
