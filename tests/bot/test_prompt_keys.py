@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -15,9 +16,14 @@ import engine.farkle as farkle
 import engine.flagon as flagon
 import engine.ninesons as ninesons
 from cogs.prompts import private_actions, prompt_key
+from engine import Game
 
 SEATS = {"flagon": ["p1", "p2", "p3"], "farkle": ["p1", "p2", "p3"], "ninesons": ["p1", "p2"]}
-NEW_GAME = {"flagon": flagon.new_game, "farkle": farkle.new_game, "ninesons": ninesons.new_game}
+NEW_GAME: dict[str, Callable[..., Game]] = {
+    "flagon": flagon.new_game,
+    "farkle": farkle.new_game,
+    "ninesons": ninesons.new_game,
+}
 
 
 def earlier_prompt_key(game, seat: str) -> str:
