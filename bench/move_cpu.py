@@ -16,7 +16,7 @@ the bot does for a click, in the order it does it, and times each part (``time.p
 - **play**: ``to_act``, ``is_private_action`` and ``play``, then the save: ``to_dict`` and the
   JSON text (storage.records.encode_json).
 - **view**: ``game.view(None)`` (the board's text and picture read it).
-- **board**: the board's controls (cogs.presenter.board_controls: the buttons or the game's
+- **board**: the board's controls (cogs.board_controls.board_controls: the buttons or the game's
   move menu and its own rows) and the turn ping's question (the UI's ``ask``).
 - **private**: for a game with secrets, each seat's prompt key (cogs.prompts.prompt_key: the
   seat's view against the public one, the move's one public view where prompt_key takes it)

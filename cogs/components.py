@@ -70,13 +70,12 @@ def board_components(
     for item in extra:
         view.add_item(item)
     used_rows = 1 + max((getattr(item, "row", 0) or 0 for item in extra), default=-1)
-    direct = [
-        (a, label) for a, label in actions if a and routing.PLAY.fits(gid, routing.Move(version, a))
-    ]
     if menu is not None:  # the menu's buttons stand for every action
         for item in menu_buttons(rec, menu, version=version, start_row=used_rows):
             view.add_item(item)
-    elif actions and len(direct) == len(actions) and len(actions) <= MAX_BOARD_BUTTONS and not show_picker:
+    elif actions and len(actions) <= MAX_BOARD_BUTTONS and not show_picker and all(
+        a and routing.PLAY.fits(gid, routing.Move(version, a)) for a, _ in actions
+    ):  # one button per action, when every id fits
         for index, (action, label) in enumerate(actions):
             view.add_item(discord.ui.Button(
                 label=_label(label), style=discord.ButtonStyle.primary,

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from cogs import components, menu, results
+from cogs import components, results
+from cogs.board_controls import MenuCache, board_controls
 from cogs.board_pictures import BoardPicture, Picture, picture_digest, picture_key
 from cogs.carrier import Carrier
 from cogs.pings import afk_outcome
@@ -42,10 +43,6 @@ IMAGES_KEPT = 256  # games whose last board image is kept (a board PNG is 15–4
 # bytes each, so every game of a busy process fits; a board whose picture did not change is then
 # neither drawn nor uploaded again, however many games run (issue 25: drawing is ~10 ms of CPU).
 PICTURES_KEPT = 20_000
-# Move menus kept, one per game version and seat: a Nine Sons ply builds its menu for the board,
-# again for the click that opens a destination picker and for the choice in it (~60 labels each,
-# ~10 % of the bot's main-thread samples at 400 games); now once.
-MENUS_KEPT = 4096
 
 
 def public_events(events: list[Event]) -> list[Event]:
@@ -330,59 +327,6 @@ def players_text(snap: Snapshot, to_act: list[str]) -> str:
     if snap.running and snap.deadline is not None and waiting:
         lines.append(f"⏳ <t:{int(snap.deadline)}:R>, {afk_outcome(waiting, snap.settings, rec.seats)}")
     return "\n".join(lines)
-
-
-def board_controls(
-    rec: GameRecord, game: Game, public_seats: list[str], names: dict[str, str], menus: MenuCache
-) -> components.Layout:
-    """A running board's controls: one seat to act gets its public moves as buttons (or the
-    game's menu, and its own rows); several get a picker; hidden-information games the
-    "Show my hand / plan" button."""
-    extra: list[discord.ui.Item[Any]] = []
-    actions: list[tuple[str, str]] = []
-    menu_root = None
-    if len(public_seats) == 1:
-        seat = public_seats[0]
-        actions = [(a, fill_names(game.describe_action(seat, a), names))
-                   for a in game.legal_actions(seat) if not game.is_private_action(seat, a)]
-        ui = ui_for(rec.kind)
-        extra = ui.board_rows(rec, game, seat, rec.version)
-        if ui.menu and actions:
-            menu_root = menus.of(rec, game, seat, names)
-    many_actors = len(public_seats) > 1
-    return components.board_components(
-        rec, actions, version=rec.version,
-        show_private_button=type(game).HIDDEN_INFORMATION,
-        show_picker=many_actors and any(
-            not game.is_private_action(p, a) for p in public_seats for a in game.legal_actions(p)
-        ),
-        extra=extra,
-        menu=menu_root,
-    )
-
-
-class MenuCache:
-    """:func:`build_menu` of a game version and seat, built once: every saved change moves
-    the version. Keyed by the UI's labelling function too, so a changed layout is a new menu.
-    Shared nodes: read them, do not change them."""
-
-    def __init__(self, size: int = MENUS_KEPT) -> None:
-        self._kept: RecentMap[tuple[Any, ...], menu.Node] = RecentMap(size)
-
-    def of(self, rec: GameRecord, game: Game, seat_id: str, names: dict[str, str]) -> menu.Node:
-        key = (rec.id, rec.version, seat_id, tuple(names.items()), ui_for(rec.kind).menu_path)
-        node = self._kept.get(key)
-        if node is None:
-            node = self._kept[key] = build_menu(rec.kind, game, seat_id, names)
-        return node
-
-
-def build_menu(kind: str, game: Game, seat_id: str, names: dict[str, str] | None = None) -> menu.Node:
-    """The move menu of ``seat_id``'s public actions (games whose UI sets ``menu``).
-    Labels may name players as {p1} (like describe_action); ``names`` fills them."""
-    ui = ui_for(kind)
-    public = [a for a in game.legal_actions(seat_id) if not game.is_private_action(seat_id, a)]
-    return menu.build(public, lambda a: [fill_names(label, names or {}) for label in ui.menu_path(game, seat_id, a)])
 
 
 def player_count(low: int, high: int) -> str:

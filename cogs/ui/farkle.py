@@ -45,6 +45,7 @@ from sessions import NotAllowed, SessionError, StaleAction
 if TYPE_CHECKING:
     from bot import DragonTavern
     from engine.farkle import FarkleGame
+    from engine.farkle.view import FarkleView
     from sessions import Outcome
     from storage import GameRecord
 
@@ -93,12 +94,13 @@ def _choice_button(rec: GameRecord, choice: Choice, version: int) -> discord.ui.
     )
 
 
-def quick_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int) -> list[discord.ui.Item]:
+def quick_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int, view: FarkleView,
+               legal: list[str]) -> list[discord.ui.Item]:
     """The one-click choices of the roll (or the Rally) on row 0, then "Pick dice…" for any
     other keep, or a keep alone (then Roll / Stop, or a Magic Item first)."""
-    choices = roll_choices(game, seat) or rally_choices(game, seat)
+    choices = roll_choices(game, seat, view, legal) or rally_choices(game, seat, view, legal)
     items: list[discord.ui.Item] = [b for c in choices if (b := _choice_button(rec, c, version)) is not None]
-    if _keeps(game, seat):
+    if _keeps(legal):
         items.append(discord.ui.Button(
             label="Pick dice…", style=discord.ButtonStyle.secondary, row=0,
             custom_id=TOGGLE.make(rec.id, Toggle(version, 0)),
@@ -107,10 +109,10 @@ def quick_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int) -> li
 
 
 # -- dice toggles ----------------------------------------------------------------------------
-def _keeps(game: FarkleGame, seat: str) -> dict[tuple[int, ...], str]:
-    """Legal keep selections of ``seat`` now, by their sorted dice values."""
+def _keeps(legal: list[str]) -> dict[tuple[int, ...], str]:
+    """The keep selections among a seat's ``legal`` actions, by their sorted dice values."""
     out = {}
-    for action in game.legal_actions(seat):
+    for action in legal:
         dice = FarkleAction.from_text(action).dice
         if dice:
             out[dice] = action
@@ -122,8 +124,7 @@ def selection(roll: Sequence[int], mask: int) -> tuple[int, ...]:
     return tuple(sorted(v for i, v in enumerate(roll) if mask >> i & 1))
 
 
-def _roll_of(game: FarkleGame) -> list[int] | None:
-    view = game.typed_view(None)
+def _roll_of(view: FarkleView) -> list[int] | None:
     if view["phase"] != "roll" or not view["roll"]:
         return None
     return list(view["roll"])
@@ -132,11 +133,13 @@ def _roll_of(game: FarkleGame) -> list[int] | None:
 def board_rows(rec: GameRecord, game: FarkleGame, seat: str, version: int, mask: int | None = None
                ) -> list[discord.ui.Item]:
     """``seat``'s one-click choices (``mask`` None), or the dice toggles with the Keep button
-    for the dice ``mask`` selects."""
+    for the dice ``mask`` selects. The public view and the seat's legal actions are read once
+    here and handed down (a board is built on every move)."""
+    view, legal = game.typed_view(None), game.legal_actions(seat)
     if mask is None:
-        return quick_rows(rec, game, seat, version)
-    roll = _roll_of(game)
-    keeps = _keeps(game, seat) if roll else {}
+        return quick_rows(rec, game, seat, version, view, legal)
+    roll = _roll_of(view)
+    keeps = _keeps(legal) if roll else {}
     if not roll or not keeps:
         return []
     mask &= (1 << len(roll)) - 1

@@ -44,12 +44,14 @@ def private_message(
     """The owner's hand (names and texts of their Magic Items) and a Use button per item play
     allowed right now; plays that need a choice (a die face, a target) go in one select."""
     names = _names(rec)
+    hand = game.typed_view(seat)  # read once: the board text and the items below
     embed = discord.Embed(
         title=f"🔒 Dragon Farkle — game #{rec.id} (only you see this)",
-        description=render.render_text("farkle", game.view(seat), text.seat_names(rec.seats, "code")),
+        description=render.render_text(
+            "farkle", cast("dict[str, Any]", hand), text.seat_names(rec.seats, "code")
+        ),
         colour=discord.Colour.blurple(),
     )
-    hand = game.typed_view(seat)
     cards = [*hand.get("my_items", []), *hand.get("my_pending", [])]
     if cards:
         embed.add_field(

@@ -68,15 +68,13 @@ def menu_path(game: NineSonsGame, seat: str, action: str) -> list[str]:
     if move.kind == "tame":
         return [tame_label(menu_view(game, seat), seat, action)]
     by_origin = game.legal_by_origin(seat)  # cached per ply: the menu asks once per action
-    whole_move = game.describe_action(seat, action)
     if sum(map(len, by_origin.values())) <= DIRECT_BUTTONS or len(by_origin.get(origin_of(action), ())) == 1:
-        return [whole_move]  # nothing to choose between: one button plays it
-    view = menu_view(game, seat)
+        return [game.describe_action(seat, action)]  # nothing to choose between: one button plays it
     if move.kind == "place":
         return [f"Place a {move.value}", menu_cell_label(game, seat, move.cells[0])]
     if move.kind == "move":
-        return [stack_label(view, move.cells[0]), "→".join(move.cells)]
-    return [whole_move]  # unknown notation: a button of its own rather than a crash
+        return [stack_label(menu_view(game, seat), move.cells[0]), "→".join(move.cells)]
+    return [game.describe_action(seat, action)]  # unknown notation: a button of its own rather than a crash
 
 
 def cell_label(view: NineSonsView, cell: str) -> str:

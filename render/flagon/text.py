@@ -8,7 +8,8 @@ Card and character *names* come from the static card data (not game state).
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import cache, lru_cache
 from typing import Any
 
 from engine.flagon.cards import CHARACTER_NAMES, load_cards
@@ -90,6 +91,7 @@ def _place_pieces(view: dict[str, Any], at: Callable[[str], dict[str, Any]]) -> 
             at(c["pos"])["char"] = c
 
 
+@cache
 def square_xy(name: str) -> tuple[int, int]:
     return ord(name[0]) - ord("a"), int(name[1:]) - 1
 
@@ -97,46 +99,108 @@ def square_xy(name: str) -> tuple[int, int]:
 # -- text -----------------------------------------------------------------------------------------
 
 
-def _cell_text(cell: dict[str, Any]) -> str:
-    """Two characters per square (see the legend printed under the grid)."""
-    c = cell.get("char")
-    if c is not None:
-        letter = LETTER.get(c["id"], "?")
-        return (letter.lower() if c["prone"] else letter) + ARROW.get(c["facing"], " ")
-    if "prizes" in cell:
-        return "F!" if "flagon" in cell["prizes"] else "C!"
-    if cell.get("barrel"):
-        return "()"
-    if "familiar" in cell:
-        return "ff"
-    if cell.get("barrage"):
-        return "xx"
-    table = "table" in cell
-    mugs, chairs = cell.get("mugs", 0), cell.get("chairs", 0)
-    if table:
-        return "#u" if mugs else "#h" if chairs else "##"
+def _grid_lines(view: dict[str, Any]) -> list[str]:
+    """The grid, two characters per square (see the legend printed under it): each layer of
+    the room written over the one below it, from the empty floor up to the characters."""
+    w, h = view["grid"]["width"], view["grid"]["height"]
+    grid = _Grid(w, h)
+    _draw_floor(grid, view)
+    _draw_pieces(grid, view)
+    cells = grid.cells
+    lines = [_column_head(w)]
+    for y in range(h):
+        row = "".join(cells[y * w : (y + 1) * w]).rstrip()
+        lines.append(f"{y + 1:>2} {row}")
+    return lines
+
+
+class _Grid:
+    """The grid's squares row by row, two characters each, written over layer by layer."""
+
+    def __init__(self, w: int, h: int) -> None:
+        self.w, self.h = w, h
+        self.cells = [". "] * (w * h)
+        self.known = _square_index(w, h)
+
+    def index(self, name: str) -> int:
+        """The square's place in ``cells``, or -1 off the grid."""
+        i = self.known.get(name)
+        if i is None:  # off the grid (or spelt unusually): where square_xy puts it, if on the grid
+            x, y = square_xy(name)
+            i = y * self.w + x if 0 <= x < self.w and 0 <= y < self.h else -1
+        return i
+
+    def put(self, names: Iterable[str], text: str) -> None:
+        for q in names:
+            i = self.index(q)
+            if i >= 0:
+                self.cells[i] = text
+
+
+def _draw_floor(grid: _Grid, view: dict[str, Any]) -> None:
+    """Start squares, rugs over them, then tables, chairs and mugs."""
+    grid.put(view["start_squares"], "+ ")
+    for r in view["rugs"]:
+        grid.put(r["squares"], "~ ")
+    chairs, mugs, cells = view["chairs"], view["mugs"], grid.cells
+    tables = {q for t in view["tables"] for q in t["squares"]}
+    for q in tables:
+        i = grid.index(q)
+        if i >= 0:
+            cells[i] = "#u" if mugs.get(q) else "#h" if chairs.get(q) else "##"
+    for q in chairs.keys() | mugs.keys():
+        i = grid.index(q)
+        if i >= 0 and q not in tables:
+            cells[i] = _floor_text(mugs.get(q, 0), chairs.get(q, 0)) or cells[i]
+
+
+def _draw_pieces(grid: _Grid, view: dict[str, Any]) -> None:
+    """Over the floor: the barrage, the familiar, barrels, prizes nobody holds, characters."""
+    barrage = view.get("barrage")
+    if barrage and barrage.get("at"):
+        grid.put((barrage["at"],), "xx")
+    if view.get("familiar"):
+        grid.put((view["familiar"]["at"],), "ff")
+    grid.put(view["barrels"], "()")
+    prizes: dict[str, str] = {}
+    for prize, where in view["prizes"].items():
+        if where["at"] and not where["held_by"]:
+            prizes[where["at"]] = "F!" if prize == "flagon" or prizes.get(where["at"]) == "F!" else "C!"
+    for q, text in prizes.items():
+        grid.put((q,), text)
+    for c in view["characters"]:
+        if c["pos"]:
+            letter = LETTER.get(c["id"], "?")
+            grid.put((c["pos"],), (letter.lower() if c["prone"] else letter) + ARROW.get(c["facing"], " "))
+
+
+def _floor_text(mugs: int, chairs: int) -> str:
+    """Mugs and chairs on a square without a table ("" if there are none)."""
     if mugs and chairs:
         return "hu"
     if mugs:
         return "u " if mugs == 1 else f"u{min(mugs, 9)}"
     if chairs:
         return "h " if chairs == 1 else f"h{min(chairs, 9)}"
-    if "rug" in cell:
-        return "~ "
-    if cell.get("start"):
-        return "+ "
-    return ". "
+    return ""
 
 
-def _grid_lines(view: dict[str, Any]) -> list[str]:
-    w, h = view["grid"]["width"], view["grid"]["height"]
-    cells = things_by_square(view)
-    cols = "".join(chr(ord("a") + x) + " " for x in range(w))
-    lines = ["   " + cols.rstrip()]
-    for y in range(h):
-        row = "".join(_cell_text(cells.get((x, y), {})) for x in range(w))
-        lines.append(f"{y + 1:>2} {row.rstrip()}")
-    return lines
+@cache
+def _square_index(w: int, h: int) -> dict[str, int]:
+    """Each square's name -> its place in the grid's cells, row by row."""
+    return {f"{chr(ord('a') + x)}{y + 1}": y * w + x for y in range(h) for x in range(w)}
+
+
+@cache
+def _column_head(width: int) -> str:
+    return "   " + " ".join(chr(ord("a") + x) for x in range(width))
+
+
+@lru_cache(maxsize=4096)
+def _wrapped(text: str, initial: str = "", subsequent: str = "") -> tuple[str, ...]:
+    """``textwrap.wrap`` at WRAP columns, kept: a deck or the time track reads the same for
+    every seat and for many moves, and textwrap costs ~30 µs a line."""
+    return tuple(textwrap.wrap(text, WRAP, initial_indent=initial, subsequent_indent=subsequent))
 
 
 def _status_text(c: dict[str, Any]) -> str:
@@ -269,12 +333,7 @@ def _private_lines(view: dict[str, Any]) -> list[str]:
         lines.append(f" {_cname(cid)}: {slots or 'no card planned'}")
         if view.get("late_night") and mine["slots"]:
             lines.append("  (Late Night: placed cards stay face down)")
-        lines += textwrap.wrap(
-            "deck: " + ", ".join(_card(k) for k in mine["deck"]),
-            WRAP,
-            initial_indent="  ",
-            subsequent_indent="    ",
-        )
+        lines += _wrapped("deck: " + ", ".join(_card(k) for k in mine["deck"]), "  ", "    ")
     return lines
 
 
@@ -310,7 +369,7 @@ def render_text(view: dict[str, Any], names: dict[str, str] | None = None, *, fe
         for sp, cs in sorted(track["stacks"].items(), key=lambda kv: int(kv[0]))
     )
     if stacks:
-        lines += textwrap.wrap(f"Track (bottom→top) {stacks}", WRAP, subsequent_indent="  ")
+        lines += _wrapped(f"Track (bottom→top) {stacks}", "", "  ")
     ends = " ".join(
         f"{t['space']}{'G' if t['guard'] else '-' if t['revealed'] else '?'}" for t in track["game_end"]
     )

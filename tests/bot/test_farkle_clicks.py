@@ -22,7 +22,7 @@ import engine.farkle.ai as farkle_ai
 import engine.farkle.flow as farkle_flow
 import engine.farkle.game as farkle_game
 from cogs import components, routing
-from cogs.presenter import build_menu
+from cogs.board_controls import build_menu
 from cogs.ui.farkle import board_rows, menu_path
 from cogs.ui.farkle_quick import rally_choices, roll_choices
 from engine.farkle.cards import default_cards

@@ -71,8 +71,8 @@ def test_a_version_s_menu_is_built_once_and_again_when_the_game_or_layout_moves(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The board, the click opening a picker and the choice in it share one menu per game
-    version and seat (cogs.presenter.MenuCache); a new version, or another labelling, builds anew."""
-    from cogs import presenter
+    version and seat (cogs.board_controls.MenuCache); a new version, or another labelling, builds anew."""
+    from cogs import board_controls as controls
     from storage import GameRecord
 
     load_plugins(ui=False)
@@ -95,15 +95,15 @@ def test_a_version_s_menu_is_built_once_and_again_when_the_game_or_layout_moves(
         updated_at=0,
     )
     builds = 0
-    real_build = presenter.build_menu
+    real_build = controls.build_menu
 
     def counting_build(*args: object, **kwargs: object) -> object:
         nonlocal builds
         builds += 1
         return real_build(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(presenter, "build_menu", counting_build)
-    menus = presenter.MenuCache()
+    monkeypatch.setattr(controls, "build_menu", counting_build)
+    menus = controls.MenuCache()
     names = {"p1": "alice", "p2": "bob"}
     first = menus.of(rec, game, seat, names)
     assert menus.of(rec, game, seat, dict(names)) is first and builds == 1
