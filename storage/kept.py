@@ -15,6 +15,37 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
+class ReadsInFlight(Generic[K]):
+    """The reads of each key still waiting for the database, and which of them a write of the
+    same key overtook: what such a read returns may be older than what was written, and must
+    not be kept (storage.rowcache for games, KeptRows below for other rows)."""
+
+    def __init__(self) -> None:
+        self._reading: dict[K, int] = {}
+        self._overtaken: set[K] = set()
+
+    def start(self, key: K) -> None:
+        self._reading[key] = self._reading.get(key, 0) + 1
+
+    def finish(self, key: K) -> bool:
+        """The read of ``key`` ended; whether a write overtook it."""
+        left = self._reading.pop(key) - 1
+        overtaken = key in self._overtaken
+        if left:
+            self._reading[key] = left
+        else:
+            self._overtaken.discard(key)
+        return overtaken
+
+    def wrote(self, key: K) -> None:
+        if key in self._reading:
+            self._overtaken.add(key)
+
+    def wrote_all(self) -> None:
+        """Everything may have changed: no read in flight is kept."""
+        self._overtaken.update(self._reading)
+
+
 class KeptRows(Generic[K, V]):
     """Values by key, least recently used dropped past ``capacity`` (0: keep nothing). A read
     that a write of the same key overtook is not kept: it may hold what was there before."""
@@ -22,23 +53,17 @@ class KeptRows(Generic[K, V]):
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self._kept: OrderedDict[K, V] = OrderedDict()
-        self._reading: dict[K, int] = {}  # reads in flight per key
-        self._overtaken: set[K] = set()  # keys written while a read of them was in flight
+        self._reads: ReadsInFlight[K] = ReadsInFlight()
 
     async def get(self, key: K, read: Callable[[], Awaitable[V]]) -> V:
         if key in self._kept:
             self._kept.move_to_end(key)
             return self._kept[key]
-        self._reading[key] = self._reading.get(key, 0) + 1
+        self._reads.start(key)
         try:
             value = await read()
         finally:
-            left = self._reading.pop(key) - 1
-            overtaken = key in self._overtaken
-            if left:
-                self._reading[key] = left
-            else:
-                self._overtaken.discard(key)
+            overtaken = self._reads.finish(key)
         if not overtaken:
             self._keep(key, value)
         return value
@@ -46,8 +71,7 @@ class KeptRows(Generic[K, V]):
     async def put(self, key: K, value: V, write: Callable[[], Awaitable[object]]) -> None:
         """Run ``write`` (which stores ``value``) and keep ``value`` once it succeeded."""
         self._kept.pop(key, None)  # failed or cancelled, the next read asks the database
-        if key in self._reading:
-            self._overtaken.add(key)
+        self._reads.wrote(key)
         await write()
         self._keep(key, value)
 

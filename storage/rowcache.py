@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from storage.kept import ReadsInFlight
+
 # Enough for every open game of a busy single-process bot; a Nine Sons row is ~2 KB, a
 # Flagon row up to ~30 KB (see bench/backends.py for the memory per open game).
 DEFAULT_CAPACITY = 4096
@@ -39,8 +41,7 @@ class GameRowCache:
         # A read of a game that is not kept yet may overlap a write of it: the read's rows may
         # then be older than the write, and are not kept. Readers in flight per game, and the
         # games written while one was in flight.
-        self._reading: dict[int, int] = {}
-        self._written_during_read: set[int] = set()
+        self._reads: ReadsInFlight[int] = ReadsInFlight()
 
     def get(self, game_id: int) -> GameRows | None:
         rows = self._rows.get(game_id)
@@ -50,19 +51,14 @@ class GameRowCache:
 
     def start_read(self, game_id: int) -> None:
         if self.capacity:
-            self._reading[game_id] = self._reading.get(game_id, 0) + 1
+            self._reads.start(game_id)
 
     def finish_read(self, game_id: int, rows: GameRows | None) -> None:
         """End a read started with :meth:`start_read`; keep ``rows`` (None: the read failed)
         unless a write of the game happened meanwhile."""
         if not self.capacity:
             return
-        left = self._reading.pop(game_id) - 1
-        stale = game_id in self._written_during_read
-        if left:
-            self._reading[game_id] = left
-        else:
-            self._written_during_read.discard(game_id)
+        stale = self._reads.finish(game_id)
         if rows is None or stale:
             return
         self._rows[game_id] = rows
@@ -109,12 +105,11 @@ class GameRowCache:
         self._rows.pop(game_id, None)
 
     def clear(self) -> None:
-        self._written_during_read.update(self._reading)
+        self._reads.wrote_all()
         self._rows.clear()
 
     def __len__(self) -> int:
         return len(self._rows)
 
     def _note_write(self, game_id: int) -> None:
-        if game_id in self._reading:
-            self._written_during_read.add(game_id)
+        self._reads.wrote(game_id)
