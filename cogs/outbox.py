@@ -57,6 +57,11 @@ ENDED = frozenset({"finished", "cancelled", "abandoned"})
 # nobody started it in time: sessions' lobby events).
 LOBBY_ENDS = frozenset({"start", "cancel", "lobby", "lobby_timeout"})
 CLICKS_KEPT = 256  # clicks in flight whose delivery's snapshot is kept for their next step
+# Deliveries under way at once. The event loop runs its ready steps first come, first served, so
+# with a backlog of N deliveries a click's acknowledgement waits behind a step of each of them:
+# under a burst (hundreds of games' changes at once) that wait neared Discord's 3 s. The others
+# queue here, costing no step, so a click is answered after at most this many deliveries' steps.
+DELIVERIES_AT_ONCE = 40
 
 
 def _events(rows: list[Announcement]) -> list[Event]:
@@ -79,12 +84,15 @@ class Outbox:
         # interaction id -> the snapshot its click's delivery drew from, for the router's next
         # step on that click (the private prompt it may offer), so it loads nothing again
         self.delivered_for: RecentMap[int, Snapshot] = RecentMap(CLICKS_KEPT)
+        self.running = asyncio.Semaphore(DELIVERIES_AT_ONCE)
 
     async def deliver(self, game_id: int, carrier: Carrier | None = None) -> None:
         """Announce every pending change of the game, in order (one delivery per game at a
         time, across processes too: the lock is the database's). ``carrier``: the click that
-        caused them, whose interaction carries the board edit and the ping when it can."""
-        async with self.bot.db.delivery_lock(game_id):
+        caused them, whose interaction carries the board edit and the ping when it can. At most
+        :data:`DELIVERIES_AT_ONCE` run at a time (taken inside the game's lock: a delivery
+        waiting for its game holds no place)."""
+        async with self.bot.db.delivery_lock(game_id), self.running:
             await self._deliver(game_id, carrier)
 
     async def deliver_now(self, game_id: int, carrier: Carrier | None = None) -> None:
