@@ -30,6 +30,22 @@ def latency_ms(seconds: list[float]) -> dict[str, float]:
     return {"latency_ms_median": median(seconds) * 1000, "latency_ms_p99": pct(seconds, 0.99) * 1000}
 
 
+def core_speed() -> float:
+    """Seconds this machine's interpreter takes for 10 million additions in a loop (the least of
+    three, on an idle core): printed beside CPU figures, since "ms per move" is only comparable
+    between machines, or runs, of the same speed (bench/README.md: the machine's speed)."""
+    import time
+
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        total = 0
+        for i in range(2_000_000):
+            total += i
+        best = min(best, time.process_time() - start)
+    return best * 5
+
+
 def rss_kib() -> int:
     """Resident memory of this process in KiB (Linux)."""
     for line in Path("/proc/self/status").read_text().splitlines():

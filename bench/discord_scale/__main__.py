@@ -9,6 +9,7 @@ import gc
 import sys
 from pathlib import Path
 
+from bench.common import core_speed
 from bench.discord_scale.harness import KINDS, per_move, per_move_table
 from bench.discord_scale.ramp import holds, ramp
 
@@ -56,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             per_move(args.games, args.seed, kinds, args.via, args.profile, processes=max(1, args.processes))
         )
         print("\n".join(per_move_table(costs, args.via, cpu)))
+        print(f"this machine: 10 million additions in {core_speed():.2f} s of one core's time")
         return 0
     if args.redraw:
         from bench.discord_scale.plot import draw, load
@@ -67,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     window = args.window or (30.0 if args.quick else 45.0)
     low, high = (float(x) for x in args.think.split(","))
+    print(f"this machine: 10 million additions in {core_speed():.2f} s of one core's time", flush=True)
     print(
         f"ramp: steps {steps}, {window:.0f} s measured per step after the new games opened; a member thinks "
         f"{low:.0f}-{high:.0f} s before each move (real time, no compression); mix: Nine Sons (2 members), "

@@ -17,7 +17,7 @@ from bench.discord_scale.harness import Fleet, cpu_seconds, running_bot, summari
 from bench.discord_scale.table import PostgresReader, SqliteReader, Stats, Table
 from sessions.environment import DISCORD_GLOBAL_LIMIT
 from tests.wire.fake_discord import FakeDiscord
-from tests.wire.ratelimits import BOT, GLOBAL_LIMIT
+from tests.wire.ratelimits import BOT, GLOBAL_LIMIT, classify_template
 
 MIX = ("ninesons", "farkle+ai", "flagon")  # one game per server, in turn
 OPEN_PER_SECOND = 4.0  # new servers' games opened per second (the lobby costs requests too)
@@ -45,6 +45,12 @@ class StepResult:
     failures: int
     bot_cpus: list[float] = field(default_factory=list)  # each bot process's, when several
     database_cpu: float = 0.0  # the PostgreSQL server's (several processes); SQLite is in bot_cpu
+    ack_p99: float = float("nan")  # seconds from the interaction to its callback (goal: all < 3)
+    ack_max: float = float("nan")
+    bench_lag_max: float = (
+        0.0  # the bench's own event loop's longest late wake-up (the fake's clock lags by it)
+    )
+    outside_routes: dict[str, int] = field(default_factory=dict)  # the window's bot-token requests by route
 
     @property
     def database_ms_per_move(self) -> float:
@@ -75,6 +81,19 @@ class StepResult:
             out.append(f"bot CPU {max(self.bot_cpus or [self.bot_cpu]):.0%} of a core")
         return out
 
+    def detail_line(self) -> str:
+        """How close the acknowledgements came to 3 s, the bench's own lag, and what the global
+        bucket was spent on (requests per member move, by route)."""
+        moves = self.moves_per_second * self.seconds or 1.0
+        spent = ", ".join(
+            f"{n / moves:.3f} {route}"
+            for route, n in sorted(self.outside_routes.items(), key=lambda x: -x[1])[:5]
+        )
+        return (
+            f"acked in p99 {self.ack_p99:.2f} s, max {self.ack_max:.2f} s; bench loop late by up to "
+            f"{self.bench_lag_max:.2f} s; outside interactions per move: {spent or 'none'}"
+        )
+
     def line(self) -> str:
         return (
             f"{self.games:>6} {self.moves_per_second:>7.2f} {self.outside_per_second:>8.1f} "
@@ -104,7 +123,29 @@ async def _keep_playing(table: Table, delay: float, think: tuple[float, float]) 
             await asyncio.sleep(think[1] or 1.0)
 
 
+class LoopLag:
+    """The longest a short sleep of this process overslept: while the bench's loop lags, the fake
+    Discord takes requests late and in clumps (its global bucket then sees a burst the bot never sent)."""
+
+    TICK = 0.05
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self._task = asyncio.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        while True:
+            start = time.monotonic()
+            await asyncio.sleep(self.TICK)
+            self.worst = max(self.worst, time.monotonic() - start - self.TICK)
+
+    def stop(self) -> float:
+        self._task.cancel()
+        return self.worst
+
+
 async def _measure(fake: FakeDiscord, stats: Stats, fleet: Fleet, games: int, seconds: float) -> StepResult:
+    lag = LoopLag()
     rl0, t0 = fake.ratelimits.snapshot(), time.monotonic()
     cpu_bots0, cpu_me0, cpu_db0 = fleet.cpu_seconds(), cpu_seconds(), fleet.database_cpu_seconds()
     marks = (
@@ -114,8 +155,11 @@ async def _measure(fake: FakeDiscord, stats: Stats, fleet: Fleet, games: int, se
         stats.moves,
         stats.stale_boards,
         len(stats.failures),
+        len(stats.ack_seconds),
     )
     await asyncio.sleep(seconds)
+    bench_lag = lag.stop()
+    acks = stats.ack_seconds[marks[6] :]
     elapsed = time.monotonic() - t0
     window = fake.ratelimits.snapshot() - rl0
     boards = stats.click_to_board[marks[2] :]
@@ -141,6 +185,10 @@ async def _measure(fake: FakeDiscord, stats: Stats, fleet: Fleet, games: int, se
         failures=len(stats.failures) - marks[5],
         bot_cpus=bot_cpus if len(bot_cpus) > 1 else [],
         database_cpu=(fleet.database_cpu_seconds() - cpu_db0) / elapsed,
+        ack_p99=summarise(acks, 0.99),
+        ack_max=max(acks, default=float("nan")),
+        bench_lag_max=bench_lag,
+        outside_routes={r: n for r, n in window.by_route.items() if not classify_template(r).interaction},
     )
 
 
@@ -207,6 +255,7 @@ async def ramp(
                     f"{n} {route}" for route, n in sorted(result.peak_routes.items(), key=lambda x: -x[1])
                 )
                 print(f"{'':>6} busiest second: {burst}", flush=True)
+                print(f"{'':>6} {result.detail_line()}", flush=True)
                 if result.bot_cpus or result.database_cpu:
                     each = " + ".join(f"{cpu:.0%}" for cpu in result.bot_cpus)
                     print(

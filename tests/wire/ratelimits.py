@@ -142,6 +142,11 @@ def classify(method: str, path: str) -> tuple[RouteLimit, str]:
     return DEFAULT_LIMIT, f"{method} {path}"
 
 
+def classify_template(template: str) -> RouteLimit:
+    """The route limit a counted route name (``RateLimits.by_route``'s keys) stands for."""
+    return next((r for r in ROUTE_LIMITS if r.template == template), DEFAULT_LIMIT)
+
+
 @dataclass
 class _Window:
     """A fixed window: ``limit`` requests, then refused until ``reset_at``."""
