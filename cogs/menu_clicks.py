@@ -114,7 +114,7 @@ async def _picker_on_board(
     if not ui_for(rec.kind).picker_on_board or not _on_board(interaction, rec):
         return None
     snap = await router.bot.service.snapshot_of(rec, game)
-    board = (await router.bot.presenter.board_message(snap, picture=False))["view"]  # controls only
+    board = router.bot.presenter.board_view(snap)
     if board is None:
         return None
     return components.with_picker(

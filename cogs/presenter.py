@@ -94,12 +94,11 @@ class Presenter:
         return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": []})
 
     async def board_message(
-        self, snap: Snapshot, *, picture: bool = True, keep_picture_of: int | None = None
+        self, snap: Snapshot, *, keep_picture_of: int | None = None
     ) -> dict[str, Any]:
         """The board of a started game: its text, players, Recent lines, result or footer,
         picture and controls, all drawn from ``snap`` (nothing more is read from storage).
-        ``picture=False`` leaves the picture out (for callers that read only the controls);
-        when message ``keep_picture_of`` already carries the very picture, the message keeps
+        When message ``keep_picture_of`` already carries the very picture, the message keeps
         that attachment instead of drawing it again."""
         rec, game = snap.record, snap.game
         assert game is not None, "a started game has a state"
@@ -120,7 +119,7 @@ class Presenter:
             embed.set_footer(text=results.running_footer(rec, snap.moves_played or 0))
         files: list[discord.File] = []
         kept: list[discord.Attachment] = []
-        if snap.settings["images"] and picture:
+        if snap.settings["images"]:
             shown = ui_for(rec.kind).image_view(public)
             key = picture_key(shown, names)
             known = self._pictures.get(keep_picture_of) if keep_picture_of is not None else None
@@ -130,13 +129,27 @@ class Presenter:
             elif png := await self._board_png(rec, public, names, key):
                 files.append(BoardPicture(key, png, f"{info.title} board"))
                 embed.set_image(url="attachment://board.png")
-        if rec.status == "active" and not ended:
-            view = board_controls(rec, game, [p for p in to_act if not _is_ai(rec, p)], names, self.menus)
-        elif ended:  # controls on the final board (e.g. the action log, Rematch)
-            view = results.final_components(rec, game)
-        else:
-            view = None
+        view = self._controls(rec, game, ended, to_act, names)
         return text.fit_message({"content": None, "embed": embed, "view": view, "attachments": kept or files})
+
+    def board_view(self, snap: Snapshot) -> discord.ui.View | None:
+        """Only the controls of :meth:`board_message` (fitted as it fits them), for a click that
+        redraws them below a picker: the board's text, embed and picture are not built."""
+        rec, game = snap.record, snap.game
+        assert game is not None, "a started game has a state"
+        ended = results.has_ended(rec, game)
+        to_act = game.to_act() if not ended else []
+        view = self._controls(rec, game, ended, to_act, text.seat_names(rec.seats, "plain"))
+        return text.fit_view(view) if view is not None else None
+
+    def _controls(
+        self, rec: GameRecord, game: Game, ended: bool, to_act: list[str], names: dict[str, str]
+    ) -> discord.ui.View | None:
+        if rec.status == "active" and not ended:
+            return board_controls(rec, game, [p for p in to_act if not _is_ai(rec, p)], names, self.menus)
+        if ended:  # controls on the final board (e.g. the action log, Rematch)
+            return results.final_components(rec, game)
+        return None
 
     async def _board_png(
         self, rec: GameRecord, public: dict[str, Any], names: dict[str, str], key: str | None = None
