@@ -9,16 +9,10 @@ import random
 import pytest
 
 from sessions import Actor
+from tests.bot import test_outbox
 from tests.bot.helpers import last_board
 
-
-@pytest.fixture
-def world(simcord_env, simcord_bot):
-    simcord_bot.service._seed_source = lambda: 20261202
-    guild = simcord_env.create_guild()
-    channel = guild.create_text_channel("games")
-    members = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob")}
-    return simcord_env, channel, members
+world = test_outbox.world  # two members in one server's channel
 
 
 @pytest.mark.parametrize("kind", ["ninesons", "farkle", "flagon"])
