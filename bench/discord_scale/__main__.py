@@ -36,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redraw", action="store_true", help="draw the plot again from its saved figures")
     parser.add_argument("--seed", type=int, default=25)
     parser.add_argument(
+        "--latency", type=float, default=0.0, help="seconds the fake holds every REST answer (Discord's ~0.1-0.2)"
+    )
+    parser.add_argument(
         "--pin", action="store_true", help="the bot on one CPU, the bench on the others (sched_setaffinity)"
     )
     parser.add_argument(
@@ -87,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
             profile=args.profile,
             pin=args.pin,
             processes=max(1, args.processes),
+            latency=args.latency,
         )
     )
     if args.plot:

@@ -201,6 +201,7 @@ async def ramp(
     profile: str | None = None,
     pin: bool = False,
     processes: int = 1,
+    latency: float = 0.0,
 ) -> list[StepResult]:
     """Run the steps in order, printing one line per step; stop after the first that fails.
     With ``profile`` (a path prefix) the bot runs under cProfile and writes one profile per
@@ -209,6 +210,9 @@ async def ramp(
     stats = Stats()
     tasks: list[asyncio.Task[None]] = []
     async with running_bot(enforce=True, profile=profile, processes=processes) as (fake, fleet):
+        fake.response_delay = latency  # once the bot is up: its start-up is not what is measured
+        if latency:
+            print(f"fake Discord: every REST answer held {latency:.2f} s", flush=True)
         if pin:
             print(pin_cores(fleet.pids()), flush=True)
         if processes > 1:

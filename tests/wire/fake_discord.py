@@ -471,6 +471,9 @@ class FakeDiscord:
         self._channel_message_ids: dict[int, dict[int, None]] = {}
         self.attachments: dict[int, bytes] = {}  # attachment id -> content (served to the client)
         self.message_edits: list[RecordedRequest] = []
+        # Seconds every REST answer is held back: Discord's API answers in ~0.1-0.2 s, loopback in
+        # microseconds, and what waits on answers (a delivery's requests in a row) waits that long.
+        self.response_delay = 0.0
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.requests: list[RecordedRequest] = []
@@ -1135,6 +1138,8 @@ class FakeDiscord:
             self.unhandled.append(record)
             log.warning("fake Discord has no route for %s %s", record.method, record.path)
         await self._notify()
+        if self.response_delay:
+            await asyncio.sleep(self.response_delay)
         return response
 
     def _injected_error(self, record: RecordedRequest) -> web.Response | None:
