@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import statistics
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,11 +32,10 @@ def latency_ms(seconds: list[float]) -> dict[str, float]:
 
 
 def core_speed() -> float:
-    """Seconds this machine's interpreter takes for 10 million additions in a loop (the least of
-    three, on an idle core): printed beside CPU figures, since "ms per move" is only comparable
-    between machines, or runs, of the same speed (bench/README.md: the machine's speed)."""
-    import time
-
+    """Seconds of CPU this interpreter takes for 10 million additions in a loop (the least of three
+    runs of 2 million): printed beside CPU figures, since "ms per move" is only comparable between
+    machines, or runs, of the same speed. A snapshot: a shared VM's speed moves within minutes
+    (bench/README.md: the machine's speed)."""
     best = float("inf")
     for _ in range(3):
         start = time.process_time()

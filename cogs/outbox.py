@@ -87,7 +87,7 @@ class Outbox:
         # interaction id -> the snapshot its click's delivery drew from, for the router's next
         # step on that click (the private prompt it may offer), so it loads nothing again
         self.delivered_for: RecentMap[int, Snapshot] = RecentMap(CLICKS_KEPT)
-        self.running = asyncio.Semaphore(DELIVERIES_AT_ONCE)
+        self.delivery_slots = asyncio.Semaphore(DELIVERIES_AT_ONCE)
 
     async def deliver(self, game_id: int, carrier: Carrier | None = None) -> None:
         """Announce every pending change of the game, in order (one delivery per game at a
@@ -95,7 +95,7 @@ class Outbox:
         caused them, whose interaction carries the board edit and the ping when it can. At most
         :data:`DELIVERIES_AT_ONCE` run at a time (taken inside the game's lock: a delivery
         waiting for its game holds no place)."""
-        async with self.bot.db.delivery_lock(game_id), self.running:
+        async with self.bot.db.delivery_lock(game_id), self.delivery_slots:
             await self._deliver(game_id, carrier)
 
     async def deliver_now(self, game_id: int, carrier: Carrier | None = None) -> None:

@@ -47,9 +47,8 @@ class StepResult:
     database_cpu: float = 0.0  # the PostgreSQL server's (several processes); SQLite is in bot_cpu
     ack_p99: float = float("nan")  # seconds from the interaction to its callback (goal: all < 3)
     ack_max: float = float("nan")
-    bench_lag_max: float = (
-        0.0  # the bench's own event loop's longest late wake-up (the fake's clock lags by it)
-    )
+    # the bench's own event loop's longest late wake-up (the fake's clock lags by as much)
+    bench_lag_max: float = 0.0
     outside_routes: dict[str, int] = field(default_factory=dict)  # the window's bot-token requests by route
 
     @property
