@@ -42,7 +42,7 @@ class StepResult:
     stale_boards: int
     bot_cpu: float  # share of one core (all the bot's processes together)
     bench_cpu: float
-    failures: int
+    failures: int  # tables failed from the step's start (its new games' opening included)
     bot_cpus: list[float] = field(default_factory=list)  # each bot process's, when several
     database_cpu: float = 0.0  # the PostgreSQL server's (several processes); SQLite is in bot_cpu
     ack_p99: float = float("nan")  # seconds from the interaction to its callback (goal: all < 3)
@@ -75,7 +75,7 @@ class StepResult:
         if self.acked < self.interactions:
             out.append(f"{self.interactions - self.acked} interactions not acknowledged within 3 s")
         if self.failures:
-            out.append(f"{self.failures} tables stuck")
+            out.append(f"{self.failures} tables failed (a lobby or a board not shown, a click unanswered)")
         if any(cpu >= 0.95 for cpu in self.bot_cpus or [self.bot_cpu]):
             out.append(f"bot CPU {max(self.bot_cpus or [self.bot_cpu]):.0%} of a core")
         return out
@@ -143,7 +143,11 @@ class LoopLag:
         return self.worst
 
 
-async def _measure(fake: FakeDiscord, stats: Stats, fleet: Fleet, games: int, seconds: float) -> StepResult:
+async def _measure(
+    fake: FakeDiscord, stats: Stats, fleet: Fleet, games: int, seconds: float, failures_before: int
+) -> StepResult:
+    """One step's window. ``failures_before``: the tables failed before this step began, so that
+    a new table whose lobby never showed while the step opened its games counts against it."""
     lag = LoopLag()
     rl0, t0 = fake.ratelimits.snapshot(), time.monotonic()
     cpu_bots0, cpu_me0, cpu_db0 = fleet.cpu_seconds(), cpu_seconds(), fleet.database_cpu_seconds()
@@ -153,12 +157,11 @@ async def _measure(fake: FakeDiscord, stats: Stats, fleet: Fleet, games: int, se
         len(stats.click_to_board),
         stats.moves,
         stats.stale_boards,
-        len(stats.failures),
         len(stats.ack_seconds),
     )
     await asyncio.sleep(seconds)
     bench_lag = lag.stop()
-    acks = stats.ack_seconds[marks[6] :]
+    acks = stats.ack_seconds[marks[5] :]
     elapsed = time.monotonic() - t0
     window = fake.ratelimits.snapshot() - rl0
     boards = stats.click_to_board[marks[2] :]
@@ -181,7 +184,7 @@ async def _measure(fake: FakeDiscord, stats: Stats, fleet: Fleet, games: int, se
         stale_boards=stats.stale_boards - marks[4],
         bot_cpu=sum(bot_cpus),
         bench_cpu=(cpu_seconds() - cpu_me0) / elapsed,
-        failures=len(stats.failures) - marks[5],
+        failures=len(stats.failures) - failures_before,
         bot_cpus=bot_cpus if len(bot_cpus) > 1 else [],
         database_cpu=(fleet.database_cpu_seconds() - cpu_db0) / elapsed,
         ack_p99=summarise(acks, 0.99),
@@ -228,6 +231,7 @@ async def ramp(
         print(HEADER, flush=True)
         try:
             for games in steps:
+                failures_before = len(stats.failures)
                 added = 0
                 while len(tasks) < games:
                     index = len(tasks)
@@ -249,7 +253,7 @@ async def ramp(
                 await asyncio.sleep(added / OPEN_PER_SECOND + warmup)
                 if profile:
                     fleet.send_signal(signal.SIGUSR1)  # the warm-up's profile, then the window's
-                result = await _measure(fake, stats, fleet, games, window)
+                result = await _measure(fake, stats, fleet, games, window, failures_before)
                 if profile:
                     fleet.send_signal(signal.SIGUSR1)
                 results.append(result)
