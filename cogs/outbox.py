@@ -61,10 +61,13 @@ CLICKS_KEPT = 256  # clicks in flight whose delivery's snapshot is kept for thei
 # with a backlog of N deliveries a click's acknowledgement waits behind a step of each of them:
 # under a burst (hundreds of games' changes at once) that wait neared Discord's 3 s. The others
 # queue here, costing no step, so a click is answered after at most this many deliveries' steps.
-# Not fewer: a delivery waits on Discord for 3-4 requests in a row (~0.1-0.2 s each on the real
-# API, ~0.6 s in all), so 64 at once let ~100 deliveries per second through, more than the moves
-# of 3,000 games at human pace; at 40 the loopback bench held as well, real latency would cap it.
-DELIVERIES_AT_ONCE = 64
+# Not fewer: a delivery keeps its place while it waits on Discord for 3-4 requests in a row
+# (~0.6 s on the real API, longer on a loaded loop), so the places, not the CPU or the global
+# bucket, can cap the deliveries: at 2,500 games on the loopback bench, with 64, the lobbies of
+# new games queued past 20 s (17 and 32 tables in two runs) while the global bucket peaked at 28
+# of 40 a second; with 128 none did, and acknowledgements' p99 was 0.11 s (docs/decisions,
+# scale-processes-and-hot-path.md, round 12).
+DELIVERIES_AT_ONCE = 128
 
 
 def _events(rows: list[Announcement]) -> list[Event]:
