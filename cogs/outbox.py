@@ -65,7 +65,7 @@ CLICKS_KEPT = 256  # clicks in flight whose delivery's snapshot is kept for thei
 # (~0.6 s on the real API, longer on a loaded loop), so the places, not the CPU or the global
 # bucket, can cap the deliveries: at 2,500 games on the loopback bench, with 64, the lobbies of
 # new games queued past 20 s (17 and 32 tables in two runs) while the global bucket peaked at 28
-# of 40 a second; with 128 none did, and acknowledgements' p99 was 0.11 s (docs/decisions,
+# of 40 a second; with 128 none did in one run, acknowledgements' p99 0.11 s (docs/decisions,
 # scale-processes-and-hot-path.md, round 12).
 DELIVERIES_AT_ONCE = 128
 

@@ -77,7 +77,7 @@ async def test_a_busy_event_loop_still_gets_the_budget_and_never_more(holders, h
     """Under load every wake-up of the loop is late. The pacer used to space each request from
     the previous one's wake-up and hand out one turn per wake-up, losing that lateness every
     time: three tasks holding the loop 5 ms at a go cut it from 40 to ~17 requests a second, one
-    holding it 40 ms (a board drawn) to ~25 (the bot at 2,500 games sent 25-30 of 40)."""
+    holding it 40 ms (a board drawn) to ~25."""
 
     async def hold_the_loop() -> None:
         while True:
